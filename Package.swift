@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "guided-access",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "DBusKit", targets: ["DBusKit"]),
+        .library(name: "GuidedAccess", targets: ["GuidedAccess"]),
+        .executable(name: "guided-accessd", targets: ["guided-accessd"]),
+        .executable(name: "guided-access", targets: ["guided-access"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // libdbus-1 plus a header that re-exports the macros Swift cannot import.
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+        // Swift API over libdbus. Knows nothing of Guided Access.
+        .target(name: "DBusKit", dependencies: ["CDBus"]),
+        // Private buses (session and system with polkitd) for tests and demos.
+        .target(name: "DBusTesting", dependencies: ["DBusKit"]),
+        // The pure domain: no D-Bus, no I/O beyond its own store.
+        .target(
+            name: "GuidedAccessCore",
+            dependencies: [.product(name: "_CryptoExtras", package: "swift-crypto"),
+                           .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // Binds the core to the bus: interfaces, polkit, caller identity.
+        .target(name: "GuidedAccessService", dependencies: ["DBusKit", "GuidedAccessCore"]),
+        .executableTarget(name: "guided-accessd", dependencies: ["GuidedAccessService", "DBusTesting"]),
+        // Client library for apps, mirroring UIKit's Guided Access API.
+        .target(name: "GuidedAccess", dependencies: ["DBusKit"]),
+        .executableTarget(
+            name: "guided-access",
+            dependencies: ["GuidedAccess", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(name: "dbus-benchmark", dependencies: ["DBusKit", "DBusTesting"], path: "Benchmarks/dbus-benchmark"),
+        .executableTarget(name: "dbus-demo", dependencies: ["DBusKit", "DBusTesting"], path: "Sources/dbus-demo"),
+        .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "DBusTesting"]),
+        .testTarget(name: "GuidedAccessCoreTests", dependencies: ["GuidedAccessCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
