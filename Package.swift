@@ -24,7 +24,7 @@ let package = Package(
         // Swift API over libdbus. Knows nothing of Guided Access.
         .target(name: "DBusKit", dependencies: ["CDBus"]),
         // Private buses (session and system with polkitd) for tests and demos.
-        .target(name: "DBusTesting", dependencies: ["DBusKit"]),
+        .target(name: "DBusTesting"),
         // The pure domain: no D-Bus, no I/O beyond its own store.
         .target(
             name: "GuidedAccessCore",
@@ -41,7 +41,7 @@ let package = Package(
             dependencies: ["GuidedAccess", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "dbus-benchmark", dependencies: ["DBusKit", "DBusTesting"], path: "Benchmarks/dbus-benchmark"),
-        .executableTarget(name: "dbus-demo", dependencies: ["DBusKit", "DBusTesting"], path: "Sources/dbus-demo"),
+        .executableTarget(name: "dbus-demo", dependencies: ["DBusKit"], path: "Sources/dbus-demo"),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "DBusTesting"]),
         .testTarget(name: "GuidedAccessCoreTests", dependencies: ["GuidedAccessCore"]),
     ],

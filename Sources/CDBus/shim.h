@@ -2,6 +2,7 @@
 #define CDBUS_SHIM_H
 
 #include <dbus/dbus.h>
+#include <sys/eventfd.h>
 
 /* libdbus defines its type codes and flags as cast macros, which Swift does
    not import. These constants carry the same values under importable names. */
@@ -40,5 +41,8 @@ static const int CDBUS_REQUEST_NAME_REPLY_ALREADY_OWNER = DBUS_REQUEST_NAME_REPL
 
 static const int CDBUS_TIMEOUT_USE_DEFAULT = DBUS_TIMEOUT_USE_DEFAULT;
 static const int CDBUS_TIMEOUT_INFINITE = DBUS_TIMEOUT_INFINITE;
+
+/* The event loop's wake-up descriptor; <sys/eventfd.h> is not in Swift's Glibc module. */
+static inline int cdbus_wakeup_fd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
 
 #endif

@@ -1,0 +1,192 @@
+import CDBus
+import Glibc
+import Synchronization
+
+/// The one thread that owns a libdbus connection.
+///
+/// libdbus is driven only through its hooks: watches become `poll` entries,
+/// timeouts become the poll deadline, and the wake-up and dispatch-status
+/// hooks write to an eventfd. Work from other threads is queued with
+/// `execute` and runs here, so libdbus is never entered concurrently and a
+/// send from a Swift task never waits for unrelated traffic.
+final class EventLoop: @unchecked Sendable {
+    private let connection: OpaquePointer
+    private let wakeFD: Int32
+    private let queue = Mutex<[@Sendable () -> Void]>([])
+    private var thread: pthread_t?
+    private let stopped = Atomic<Bool>(false)
+
+    // Loop-thread state (touched only from the loop thread, or before it starts).
+    private var watches: [OpaquePointer] = []
+    private var timeouts: [OpaquePointer: UInt64] = [:]   // timeout → deadline (ms, monotonic)
+    private var timers: [(deadline: UInt64, id: UInt64, action: () -> Void)] = []
+    private var nextTimerID: UInt64 = 0
+
+    init(connection: OpaquePointer) {
+        self.connection = connection
+        wakeFD = cdbus_wakeup_fd()
+    }
+
+    deinit { close(wakeFD) }
+
+    /// Installs the libdbus hooks and starts the loop thread.
+    func start() {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        dbus_connection_set_watch_functions(connection, { watch, data in
+            EventLoop.from(data).watches.append(watch!)
+            return 1
+        }, { watch, data in
+            EventLoop.from(data).watches.removeAll { $0 == watch }
+        }, { _, _ in
+            // The poll set is rebuilt from the watches on every iteration.
+        }, context, nil)
+        dbus_connection_set_timeout_functions(connection, { timeout, data in
+            EventLoop.from(data).arm(timeout!)
+            return 1
+        }, { timeout, data in
+            EventLoop.from(data).timeouts[timeout!] = nil
+        }, { timeout, data in
+            EventLoop.from(data).arm(timeout!)
+        }, context, nil)
+        dbus_connection_set_wakeup_main_function(connection, { data in EventLoop.from(data).wake() }, context, nil)
+        dbus_connection_set_dispatch_status_function(connection, { _, _, data in EventLoop.from(data).wake() }, context, nil)
+
+        var tid = pthread_t()
+        let retained = Unmanaged.passRetained(self).toOpaque()
+        pthread_create(&tid, nil, { arg in
+            let loop = Unmanaged<EventLoop>.fromOpaque(arg!).takeRetainedValue()
+            loop.run()
+            return nil
+        }, retained)
+        thread = tid
+    }
+
+    private static func from(_ data: UnsafeMutableRawPointer?) -> EventLoop {
+        Unmanaged<EventLoop>.fromOpaque(data!).takeUnretainedValue()
+    }
+
+    /// True on the loop thread.
+    var isCurrent: Bool {
+        guard let thread else { return false }
+        return pthread_equal(thread, pthread_self()) != 0
+    }
+
+    /// Runs `work` on the loop thread: inline when already there, otherwise
+    /// queued in order.
+    func execute(_ work: @escaping @Sendable () -> Void) {
+        if isCurrent { work(); return }
+        queue.withLock { $0.append(work) }
+        wake()
+    }
+
+    /// Runs `action` on the loop thread after `milliseconds`; returns an id for `cancelTimer`.
+    /// Must be called on the loop thread.
+    @discardableResult
+    func addTimer(milliseconds: UInt64, _ action: @escaping () -> Void) -> UInt64 {
+        nextTimerID += 1
+        timers.append((EventLoop.now() + milliseconds, nextTimerID, action))
+        return nextTimerID
+    }
+
+    /// Cancels a timer; must be called on the loop thread.
+    func cancelTimer(_ id: UInt64) { timers.removeAll { $0.id == id } }
+
+    /// Stops the loop after the work queued so far; waits for the thread unless called from it.
+    func stop() {
+        execute { self.stopped.store(true, ordering: .relaxed) }
+        if let thread, !isCurrent { pthread_join(thread, nil) }
+    }
+
+    private func wake() {
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+
+    private func arm(_ timeout: OpaquePointer) {
+        if dbus_timeout_get_enabled(timeout) != 0 {
+            timeouts[timeout] = EventLoop.now() + UInt64(max(0, dbus_timeout_get_interval(timeout)))
+        } else {
+            timeouts[timeout] = nil
+        }
+    }
+
+    static func now() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1000 + UInt64(ts.tv_nsec) / 1_000_000
+    }
+
+    private func run() {
+        while !stopped.load(ordering: .relaxed) {
+            runQueuedWork()
+            dispatchIncoming()
+            if stopped.load(ordering: .relaxed) { break }
+            pollOnce()
+            fireDueTimeouts()
+        }
+    }
+
+    private func runQueuedWork() {
+        let work = queue.withLock { queued -> [@Sendable () -> Void] in
+            defer { queued.removeAll(keepingCapacity: true) }
+            return queued
+        }
+        for item in work { item() }
+    }
+
+    private func dispatchIncoming() {
+        while dbus_connection_get_dispatch_status(connection) == DBUS_DISPATCH_DATA_REMAINS {
+            dbus_connection_dispatch(connection)
+            runQueuedWork()
+        }
+    }
+
+    private func pollOnce() {
+        let active = watches.filter { dbus_watch_get_enabled($0) != 0 }
+        var fds = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        for watch in active {
+            let flags = dbus_watch_get_flags(watch)
+            var events: Int16 = 0
+            if flags & DBUS_WATCH_READABLE.rawValue != 0 { events |= Int16(POLLIN) }
+            if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { events |= Int16(POLLOUT) }
+            fds.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: events, revents: 0))
+        }
+        _ = poll(&fds, nfds_t(fds.count), pollTimeout())
+        if fds[0].revents != 0 {
+            var counter: UInt64 = 0
+            _ = read(wakeFD, &counter, 8)
+        }
+        for (index, watch) in active.enumerated() where fds[index + 1].revents != 0 {
+            // An earlier handle may have removed this watch.
+            guard watches.contains(watch) else { continue }
+            let revents = fds[index + 1].revents
+            var flags: UInt32 = 0
+            if revents & Int16(POLLIN) != 0 { flags |= DBUS_WATCH_READABLE.rawValue }
+            if revents & Int16(POLLOUT) != 0 { flags |= DBUS_WATCH_WRITABLE.rawValue }
+            if revents & Int16(POLLHUP) != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
+            if revents & Int16(POLLERR) != 0 { flags |= DBUS_WATCH_ERROR.rawValue }
+            dbus_watch_handle(watch, flags)
+        }
+    }
+
+    private func pollTimeout() -> Int32 {
+        if !queue.withLock({ $0.isEmpty }) { return 0 }
+        let deadlines = Array(timeouts.values) + timers.map(\.deadline)
+        guard let nearest = deadlines.min() else { return -1 }
+        let now = EventLoop.now()
+        return nearest <= now ? 0 : Int32(min(nearest - now, 60_000))
+    }
+
+    private func fireDueTimeouts() {
+        let now = EventLoop.now()
+        for (timeout, deadline) in timeouts where deadline <= now {
+            guard timeouts[timeout] != nil else { continue }
+            timeouts[timeout] = now + UInt64(max(0, dbus_timeout_get_interval(timeout)))
+            dbus_timeout_handle(timeout)
+        }
+        let due = timers.filter { $0.deadline <= now }
+        guard !due.isEmpty else { return }
+        timers.removeAll { $0.deadline <= now }
+        for timer in due { timer.action() }
+    }
+}

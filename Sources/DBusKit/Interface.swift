@@ -1,0 +1,169 @@
+/// How a property announces changes, as in the standard
+/// `org.freedesktop.DBus.Property.EmitsChangedSignal` annotation.
+public enum PropertyChangeBehavior: String, Sendable {
+    /// `PropertiesChanged` carries the new value.
+    case emits = "true"
+    /// `PropertiesChanged` names the property without its value.
+    case invalidates
+    /// The value never changes while the object exists.
+    case const
+    /// No signal; clients must re-read (e.g. values computed on read).
+    case none = "false"
+}
+
+/// Who may read or write a property.
+public enum PropertyAccess: String, Sendable {
+    case read, write, readwrite
+}
+
+/// The context a method handler receives: the message and who sent it.
+public struct MethodCall: Sendable {
+    /// The incoming message.
+    public let message: Message
+    /// The connection it arrived on, for replies, signals and lookups.
+    public let connection: Connection
+
+    /// The caller's unique bus name.
+    public var sender: BusName { message.sender ?? ":local" }
+    /// The caller said it can wait for interactive authorization.
+    public var allowsInteractiveAuthorization: Bool { message.allowsInteractiveAuthorization }
+    /// The object path the call was sent to.
+    public var path: ObjectPath { message.path ?? .root }
+
+    /// The caller's process and user, from the bus (never from arguments).
+    public func callerCredentials() async throws -> Credentials {
+        try await connection.credentials(of: sender)
+    }
+}
+
+/// Process and user of a bus peer, as the bus reports them.
+public struct Credentials: Sendable, Hashable {
+    public var processID: UInt32
+    public var userID: UInt32
+    public init(processID: UInt32, userID: UInt32) { self.processID = processID; self.userID = userID }
+}
+
+/// A named, typed argument in a declaration.
+public struct Argument: Sendable, Hashable {
+    public let name: String
+    public let signature: Signature
+}
+
+/// A method: its arguments and its handler, declared once.
+public struct Method: Sendable {
+    public let name: MemberName
+    public let inputs: [Argument]
+    public let outputs: [Argument]
+    let handler: @Sendable (MethodCall) async throws -> [DBusValue]
+
+    /// The signature the call's body must have.
+    public var inputSignature: Signature { Signature(unchecked: inputs.map(\.signature.rawValue).joined()) }
+}
+
+/// A property: type, access, change behaviour, getter and optional setter.
+public struct Property: Sendable {
+    public let name: MemberName
+    public let signature: Signature
+    public let access: PropertyAccess
+    public let changes: PropertyChangeBehavior
+    let get: (@Sendable () throws -> DBusValue)?
+    let set: (@Sendable (MethodCall, DBusValue) async throws -> Void)?
+}
+
+/// A signal and its arguments.
+public struct SignalDeclaration: Sendable {
+    public let name: MemberName
+    public let arguments: [Argument]
+    public var signature: Signature { Signature(unchecked: arguments.map(\.signature.rawValue).joined()) }
+}
+
+/// One member of an interface declaration.
+public enum Member: Sendable {
+    case method(Method)
+    case property(Property)
+    case signal(SignalDeclaration)
+}
+
+/// An interface declared once: dispatch, introspection and change signals
+/// all come from this value.
+public struct Interface: Sendable {
+    public let name: InterfaceName
+    public let methods: [MemberName: Method]
+    public let properties: [MemberName: Property]
+    public let signals: [MemberName: SignalDeclaration]
+    /// Members in declaration order, for stable introspection output.
+    let order: [Member]
+
+    public init(_ name: InterfaceName, _ members: [Member]) {
+        self.name = name
+        order = members
+        var methods: [MemberName: Method] = [:], properties: [MemberName: Property] = [:], signals: [MemberName: SignalDeclaration] = [:]
+        for member in members {
+            switch member {
+            case .method(let m): methods[m.name] = m
+            case .property(let p): properties[p.name] = p
+            case .signal(let s): signals[s.name] = s
+            }
+        }
+        self.methods = methods
+        self.properties = properties
+        self.signals = signals
+    }
+}
+
+private func arguments(_ names: [String], _ signatures: [Signature], prefix: String) -> [Argument] {
+    signatures.enumerated().map { index, signature in
+        Argument(name: index < names.count ? names[index] : "\(prefix)\(index)", signature: signature)
+    }
+}
+
+extension Member {
+    /// Declares a method whose Swift parameter and return types give its
+    /// D-Bus signature. The handler runs in its own task, so it may await
+    /// (polkit, other services) without holding up the connection.
+    public static func method<each In: DBusType, each Out: DBusType>(
+        _ name: MemberName, in inNames: [String] = [], out outNames: [String] = [],
+        _ body: @escaping @Sendable (MethodCall, repeat each In) async throws -> (repeat each Out)
+    ) -> Member {
+        var inSignatures: [Signature] = []
+        for type in repeat (each In).self { inSignatures.append(type.dbusSignature) }
+        var outSignatures: [Signature] = []
+        for type in repeat (each Out).self { outSignatures.append(type.dbusSignature) }
+        return .method(Method(
+            name: name,
+            inputs: arguments(inNames, inSignatures, prefix: "arg"),
+            outputs: arguments(outNames, outSignatures, prefix: "out"),
+            handler: { call in
+                var reader = ArgumentReader(call.message.arguments)
+                let input = (repeat try reader.next((each In).self))
+                let output = try await body(call, repeat each input)
+                var values: [DBusValue] = []
+                for value in repeat each output { values.append(value.dbusValue) }
+                return values
+            }))
+    }
+
+    /// Declares a read-only property.
+    public static func property<T: DBusType>(
+        _ name: MemberName, _ type: T.Type = T.self, changes: PropertyChangeBehavior = .emits,
+        get: @escaping @Sendable () -> T
+    ) -> Member {
+        .property(Property(name: name, signature: T.dbusSignature, access: .read, changes: changes,
+                           get: { get().dbusValue }, set: nil))
+    }
+
+    /// Declares a read-write property. After a successful set, the layer
+    /// re-reads the getter and emits `PropertiesChanged` only if the value changed.
+    public static func property<T: DBusType>(
+        _ name: MemberName, _ type: T.Type = T.self, changes: PropertyChangeBehavior = .emits,
+        get: @escaping @Sendable () -> T, set: @escaping @Sendable (MethodCall, T) async throws -> Void
+    ) -> Member {
+        .property(Property(name: name, signature: T.dbusSignature, access: .readwrite, changes: changes,
+                           get: { get().dbusValue }, set: { call, value in try await set(call, try T(dbusValue: value)) }))
+    }
+
+    /// Declares a signal; arguments are (name, Swift type) pairs.
+    public static func signal(_ name: MemberName, _ arguments: [(String, any DBusType.Type)] = []) -> Member {
+        .signal(SignalDeclaration(name: name, arguments: arguments.map { Argument(name: $0.0, signature: $0.1.dbusSignature) }))
+    }
+}

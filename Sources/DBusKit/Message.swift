@@ -1,0 +1,133 @@
+import CDBus
+
+/// A D-Bus message (method call, reply, error or signal).
+///
+/// Incoming messages are decoded once, when received, so reading them from
+/// any task is safe.
+public final class Message: @unchecked Sendable {
+    /// What kind of message this is.
+    public enum Kind: Sendable { case methodCall, methodReturn, error, signal }
+
+    let raw: OpaquePointer
+
+    public let kind: Kind
+    public let path: ObjectPath?
+    public let interface: InterfaceName?
+    public let member: MemberName?
+    public let sender: BusName?
+    public let destination: BusName?
+    public let errorName: ErrorName?
+    public let signature: Signature
+    /// The body, decoded.
+    public let arguments: [DBusValue]
+    /// The caller does not want a reply.
+    public let noReplyExpected: Bool
+    /// The caller is prepared to wait for interactive authorization (polkit).
+    public let allowsInteractiveAuthorization: Bool
+
+    /// Takes over one reference to `raw` and decodes it.
+    init(adopting raw: OpaquePointer) {
+        self.raw = raw
+        switch dbus_message_get_type(raw) {
+        case CDBUS_MESSAGE_TYPE_METHOD_CALL: kind = .methodCall
+        case CDBUS_MESSAGE_TYPE_METHOD_RETURN: kind = .methodReturn
+        case CDBUS_MESSAGE_TYPE_ERROR: kind = .error
+        default: kind = .signal
+        }
+        // libdbus validated every header field of a received message.
+        path = dbus_message_get_path(raw).map { ObjectPath(unchecked: String(cString: $0)) }
+        interface = dbus_message_get_interface(raw).map { InterfaceName(unchecked: String(cString: $0)) }
+        member = dbus_message_get_member(raw).map { MemberName(unchecked: String(cString: $0)) }
+        sender = dbus_message_get_sender(raw).map { BusName(unchecked: String(cString: $0)) }
+        destination = dbus_message_get_destination(raw).map { BusName(unchecked: String(cString: $0)) }
+        errorName = dbus_message_get_error_name(raw).map { ErrorName(unchecked: String(cString: $0)) }
+        signature = Signature(unchecked: String(cString: dbus_message_get_signature(raw)))
+        arguments = MessageReader.values(of: raw)
+        noReplyExpected = dbus_message_get_no_reply(raw) != 0
+        allowsInteractiveAuthorization = dbus_message_get_allow_interactive_authorization(raw) != 0
+    }
+
+    deinit { dbus_message_unref(raw) }
+
+    /// The serial the sender gave this message.
+    public var serial: UInt32 { dbus_message_get_serial(raw) }
+    /// For replies: the serial of the call answered.
+    public var replySerial: UInt32 { dbus_message_get_reply_serial(raw) }
+
+    /// A method call. Every name is a checked type, and every value is
+    /// validated before libdbus sees it.
+    public static func methodCall(destination: BusName?, path: ObjectPath, interface: InterfaceName?, member: MemberName,
+                                  arguments: [DBusValue] = [], allowInteractiveAuthorization: Bool = false) throws -> Message {
+        guard let raw = dbus_message_new_method_call(destination?.rawValue, path.rawValue, interface?.rawValue, member.rawValue) else {
+            throw MarshallingError(description: "out of memory")
+        }
+        if allowInteractiveAuthorization { dbus_message_set_allow_interactive_authorization(raw, 1) }
+        return try finish(raw, arguments)
+    }
+
+    /// A signal from `path`.
+    public static func signal(path: ObjectPath, interface: InterfaceName, member: MemberName, arguments: [DBusValue] = []) throws -> Message {
+        guard let raw = dbus_message_new_signal(path.rawValue, interface.rawValue, member.rawValue) else {
+            throw MarshallingError(description: "out of memory")
+        }
+        return try finish(raw, arguments)
+    }
+
+    /// The successful reply to this call.
+    public func makeReply(_ arguments: [DBusValue]) throws -> Message {
+        guard let raw = dbus_message_new_method_return(self.raw) else { throw MarshallingError(description: "out of memory") }
+        return try Message.finish(raw, arguments)
+    }
+
+    /// The error reply to this call. Messages are sanitised so a reply can
+    /// always be built.
+    public func makeErrorReply(_ error: DBusError) -> Message {
+        let text = (try? validateDBusString(error.message)) != nil ? error.message : error.message.debugDescription
+        return Message(adopting: dbus_message_new_error(raw, error.name.rawValue, text))
+    }
+
+    private static func finish(_ raw: OpaquePointer, _ arguments: [DBusValue]) throws -> Message {
+        do {
+            try MessageWriter.append(arguments, to: raw)
+        } catch {
+            dbus_message_unref(raw)
+            throw error
+        }
+        return Message(adopting: raw)
+    }
+
+    /// Throws the error this message carries, if it is an error reply.
+    public func throwIfError() throws {
+        guard kind == .error, let errorName else { return }
+        let text: String = if case .string(let s)? = arguments.first { s } else { "" }
+        throw DBusError(errorName, text)
+    }
+
+    /// Decodes the body as the given Swift types.
+    public func decode<each T: DBusType>(_ types: repeat (each T).Type) throws -> (repeat each T) {
+        var reader = ArgumentReader(arguments)
+        let result = (repeat try reader.next((each T).self))
+        try reader.finish()
+        return result
+    }
+}
+
+/// Reads arguments one by one as typed values.
+struct ArgumentReader {
+    private var values: ArraySlice<DBusValue>
+    init(_ values: [DBusValue]) { self.values = values[...] }
+
+    mutating func next<T: DBusType>(_ type: T.Type) throws -> T {
+        guard let value = values.popFirst() else { throw DBusError.invalidArgs("too few arguments: expected one of type '\(T.dbusSignature)'") }
+        return try T(dbusValue: value)
+    }
+
+    func finish() throws {
+        if !values.isEmpty { throw DBusError.invalidArgs("\(values.count) unexpected extra arguments") }
+    }
+}
+
+extension InterfaceName { init(unchecked: String) { rawValue = unchecked } }
+extension MemberName { init(unchecked: String) { rawValue = unchecked } }
+extension BusName { init(unchecked: String) { rawValue = unchecked } }
+extension ErrorName { init(unchecked: String) { rawValue = unchecked } }

@@ -1,0 +1,285 @@
+/// The objects a connection exports, and the standard interfaces served for
+/// them: Properties, Introspectable, ObjectManager. (libdbus itself answers
+/// `org.freedesktop.DBus.Peer`.) Lives on the connection's loop thread.
+final class ObjectTree {
+    private var objects: [ObjectPath: [InterfaceName: Interface]] = [:]
+    /// Last values sent in `PropertiesChanged` (or at export), so a change
+    /// signal is sent only when a value really changed.
+    private var announced: [ObjectPath: [InterfaceName: [MemberName: DBusValue]]] = [:]
+    var managerPaths: Set<ObjectPath> = []
+
+    // MARK: Export
+
+    func export(_ path: ObjectPath, _ interfaces: [Interface], on connection: Connection) {
+        objects[path] = Dictionary(interfaces.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
+        announced[path] = [:]
+        for interface in interfaces {
+            announced[path]![interface.name] = currentValues(interface, watched: true)
+        }
+        if let manager = manager(of: path) {
+            try? connection.emit(manager, .objectManager, "InterfacesAdded", [.objectPath(path), interfacesAndProperties(path)])
+        }
+    }
+
+    func unexport(_ path: ObjectPath, on connection: Connection) {
+        guard let removed = objects.removeValue(forKey: path) else { return }
+        announced[path] = nil
+        if let manager = manager(of: path) {
+            let names = removed.keys.map(\.rawValue).sorted()
+            try? connection.emit(manager, .objectManager, "InterfacesRemoved", [.objectPath(path), names.dbusValue])
+        }
+    }
+
+    private func manager(of path: ObjectPath) -> ObjectPath? {
+        managerPaths.first { path.isDescendant(of: $0) }
+    }
+
+    // MARK: Property values
+
+    /// Values of the readable properties; `watched` limits to those that signal changes.
+    private func currentValues(_ interface: Interface, watched: Bool) -> [MemberName: DBusValue] {
+        var values: [MemberName: DBusValue] = [:]
+        for property in interface.properties.values {
+            guard let get = property.get else { continue }
+            if watched && (property.changes == .const || property.changes == .none) { continue }
+            if let value = try? get() { values[property.name] = value }
+        }
+        return values
+    }
+
+    func emitChanges(_ path: ObjectPath, _ interfaceName: InterfaceName, _ names: [MemberName], on connection: Connection) {
+        guard let interface = objects[path]?[interfaceName] else { return }
+        var changed: [DBusValue.DictionaryEntry] = []
+        var invalidated: [String] = []
+        for name in names {
+            guard let property = interface.properties[name], let get = property.get,
+                  property.changes == .emits || property.changes == .invalidates,
+                  let value = try? get(), announced[path]?[interfaceName]?[name] != value else { continue }
+            announced[path]![interfaceName]![name] = value
+            if property.changes == .emits {
+                changed.append(.init(key: .string(name.rawValue), value: .variant(value)))
+            } else {
+                invalidated.append(name.rawValue)
+            }
+        }
+        guard !changed.isEmpty || !invalidated.isEmpty else { return }
+        try? connection.emit(path, .properties, "PropertiesChanged", [
+            .string(interfaceName.rawValue), .dictionary(key: "s", value: "v", changed), invalidated.dbusValue,
+        ])
+    }
+
+    private func interfacesAndProperties(_ path: ObjectPath) -> DBusValue {
+        let entries = (objects[path] ?? [:]).values.sorted { $0.name.rawValue < $1.name.rawValue }.map { interface in
+            DBusValue.DictionaryEntry(key: .string(interface.name.rawValue), value: propertyDictionary(interface))
+        }
+        return .dictionary(key: "s", value: "a{sv}", entries)
+    }
+
+    private func propertyDictionary(_ interface: Interface) -> DBusValue {
+        let entries = currentValues(interface, watched: false).sorted { $0.key.rawValue < $1.key.rawValue }.map {
+            DBusValue.DictionaryEntry(key: .string($0.key.rawValue), value: .variant($0.value))
+        }
+        return .dictionary(key: "s", value: "v", entries)
+    }
+
+    // MARK: Dispatch
+
+    /// Routes one method call; every failure becomes a standard error reply.
+    func dispatch(_ call: MethodCall) {
+        let message = call.message
+        guard let member = message.member else { return }
+        let path = call.path
+        let interfaces = objects[path]
+        let isNode = interfaces != nil || managerPaths.contains(path) || objects.keys.contains { $0.isDescendant(of: path) }
+        guard isNode else {
+            return fail(call, .unknownObject("no object at \(path)"))
+        }
+        switch message.interface {
+        case InterfaceName.introspectable?:
+            guard member.rawValue == "Introspect" else { return fail(call, .unknownMethod("Introspectable has no method \(member)")) }
+            return reply(call, [.string(introspect(path))], expecting: "")
+        case InterfaceName.properties?:
+            return dispatchProperties(call, member, interfaces ?? [:])
+        case InterfaceName.objectManager? where managerPaths.contains(path):
+            guard member.rawValue == "GetManagedObjects" else { return fail(call, .unknownMethod("ObjectManager has no method \(member)")) }
+            return reply(call, [managedObjects(below: path)], expecting: "")
+        case let name?:
+            guard let interface = interfaces?[name] else {
+                return fail(call, .unknownInterface("the object at \(path) has no interface \(name)"))
+            }
+            guard let method = interface.methods[member] else {
+                return fail(call, .unknownMethod("\(name) has no method \(member)"))
+            }
+            run(method, call)
+        case nil:
+            // Without an interface, the first interface declaring the member wins (spec allows any).
+            let candidates = (interfaces ?? [:]).values.sorted { $0.name.rawValue < $1.name.rawValue }
+            guard let method = candidates.lazy.compactMap({ $0.methods[member] }).first else {
+                return fail(call, .unknownMethod("the object at \(path) has no method \(member)"))
+            }
+            run(method, call)
+        }
+    }
+
+    private func run(_ method: Method, _ call: MethodCall) {
+        guard call.message.signature == method.inputSignature else {
+            return fail(call, .invalidArgs("\(method.name) expects arguments of type '\(method.inputSignature)', got '\(call.message.signature)'"))
+        }
+        Task {
+            do {
+                let values = try await method.handler(call)
+                call.connection.reply(to: call) { try call.message.makeReply(values) }
+            } catch {
+                call.connection.reply(to: call) { call.message.makeErrorReply(DBusError.from(error)) }
+            }
+        }
+    }
+
+    private func reply(_ call: MethodCall, _ values: [DBusValue], expecting signature: Signature) {
+        guard call.message.signature == signature else {
+            return fail(call, .invalidArgs("expected arguments of type '\(signature)', got '\(call.message.signature)'"))
+        }
+        call.connection.reply(to: call) { try call.message.makeReply(values) }
+    }
+
+    private func fail(_ call: MethodCall, _ error: DBusError) {
+        call.connection.reply(to: call) { call.message.makeErrorReply(error) }
+    }
+
+    private func dispatchProperties(_ call: MethodCall, _ member: MemberName, _ interfaces: [InterfaceName: Interface]) {
+        let args = call.message.arguments
+        func interface() throws -> Interface {
+            guard case .string(let raw)? = args.first else { throw DBusError.invalidArgs("missing interface name") }
+            guard let name = try? InterfaceName(raw), let found = interfaces[name] else {
+                throw DBusError.unknownInterface("the object at \(call.path) has no interface \(raw)")
+            }
+            return found
+        }
+        func property(of interface: Interface) throws -> Property {
+            guard case .string(let raw) = args[1], let name = try? MemberName(raw), let found = interface.properties[name] else {
+                throw DBusError.unknownProperty("\(interface.name) has no property \(args[1])")
+            }
+            return found
+        }
+        do {
+            switch member.rawValue {
+            case "Get":
+                guard call.message.signature == "ss" else { throw DBusError.invalidArgs("Get expects 'ss', got '\(call.message.signature)'") }
+                let found = try property(of: try interface())
+                guard let get = found.get else { throw DBusError.accessDenied("property \(found.name) is write-only") }
+                reply(call, [.variant(try get())], expecting: "ss")
+            case "GetAll":
+                guard call.message.signature == "s" else { throw DBusError.invalidArgs("GetAll expects 's', got '\(call.message.signature)'") }
+                reply(call, [propertyDictionary(try interface())], expecting: "s")
+            case "Set":
+                guard call.message.signature == "ssv" else { throw DBusError.invalidArgs("Set expects 'ssv', got '\(call.message.signature)'") }
+                let owner = try interface()
+                let found = try property(of: owner)
+                guard let set = found.set else { throw DBusError.propertyReadOnly("property \(found.name) is read-only") }
+                guard case .variant(let value) = args[2], value.signature == found.signature else {
+                    throw DBusError.invalidArgs("property \(found.name) has type '\(found.signature)'")
+                }
+                Task {
+                    do {
+                        try await set(call, value)
+                        call.connection.reply(to: call) { try call.message.makeReply([]) }
+                        call.connection.propertiesChanged(call.path, owner.name, [found.name])
+                    } catch {
+                        call.connection.reply(to: call) { call.message.makeErrorReply(DBusError.from(error)) }
+                    }
+                }
+            default:
+                throw DBusError.unknownMethod("Properties has no method \(member)")
+            }
+        } catch {
+            fail(call, DBusError.from(error))
+        }
+    }
+
+    private func managedObjects(below root: ObjectPath) -> DBusValue {
+        let entries = objects.keys.filter { $0.isDescendant(of: root) }.sorted { $0.rawValue < $1.rawValue }.map {
+            DBusValue.DictionaryEntry(key: .objectPath($0), value: interfacesAndProperties($0))
+        }
+        return .dictionary(key: "o", value: "a{sa{sv}}", entries)
+    }
+
+    // MARK: Introspection
+
+    private func introspect(_ path: ObjectPath) -> String {
+        let interfaces = (objects[path] ?? [:]).values.sorted { $0.name.rawValue < $1.name.rawValue }
+        var xml = Introspection.header + "<node>\n" + StandardInterfaces.xml(objectManager: managerPaths.contains(path))
+        for interface in interfaces { xml += Introspection.xmlFragment(interface, indent: "  ") }
+        for child in children(of: path) { xml += "  <node name=\"\(child)\"/>\n" }
+        return xml + "</node>\n"
+    }
+
+    /// The next path element of every exported object below `path`.
+    private func children(of path: ObjectPath) -> [String] {
+        let prefix = path.rawValue == "/" ? "/" : path.rawValue + "/"
+        var names = Set<String>()
+        for candidate in objects.keys.map(\.rawValue) + managerPaths.map(\.rawValue) where candidate.hasPrefix(prefix) && candidate != path.rawValue {
+            if let first = candidate.dropFirst(prefix.count).split(separator: "/").first { names.insert(String(first)) }
+        }
+        return names.sorted()
+    }
+}
+
+/// Introspection of the interfaces every node serves.
+enum StandardInterfaces {
+    static func xml(objectManager: Bool) -> String {
+        var xml = """
+          <interface name="org.freedesktop.DBus.Peer">
+            <method name="Ping"/>
+            <method name="GetMachineId">
+              <arg name="machine_uuid" type="s" direction="out"/>
+            </method>
+          </interface>
+          <interface name="org.freedesktop.DBus.Introspectable">
+            <method name="Introspect">
+              <arg name="xml_data" type="s" direction="out"/>
+            </method>
+          </interface>
+          <interface name="org.freedesktop.DBus.Properties">
+            <method name="Get">
+              <arg name="interface_name" type="s" direction="in"/>
+              <arg name="property_name" type="s" direction="in"/>
+              <arg name="value" type="v" direction="out"/>
+            </method>
+            <method name="GetAll">
+              <arg name="interface_name" type="s" direction="in"/>
+              <arg name="props" type="a{sv}" direction="out"/>
+            </method>
+            <method name="Set">
+              <arg name="interface_name" type="s" direction="in"/>
+              <arg name="property_name" type="s" direction="in"/>
+              <arg name="value" type="v" direction="in"/>
+            </method>
+            <signal name="PropertiesChanged">
+              <arg name="interface_name" type="s"/>
+              <arg name="changed_properties" type="a{sv}"/>
+              <arg name="invalidated_properties" type="as"/>
+            </signal>
+          </interface>
+
+        """
+        if objectManager {
+            xml += """
+              <interface name="org.freedesktop.DBus.ObjectManager">
+                <method name="GetManagedObjects">
+                  <arg name="objects" type="a{oa{sa{sv}}}" direction="out"/>
+                </method>
+                <signal name="InterfacesAdded">
+                  <arg name="object_path" type="o"/>
+                  <arg name="interfaces_and_properties" type="a{sa{sv}}"/>
+                </signal>
+                <signal name="InterfacesRemoved">
+                  <arg name="object_path" type="o"/>
+                  <arg name="interfaces" type="as"/>
+                </signal>
+              </interface>
+
+            """
+        }
+        return xml
+    }
+}

@@ -1,0 +1,81 @@
+/// One D-Bus value of any type, as it travels in a message.
+///
+/// Containers carry their element signatures so that empty arrays and
+/// dictionaries keep their type.
+public indirect enum DBusValue: Hashable, Sendable {
+    case byte(UInt8)
+    case bool(Bool)
+    case int16(Int16)
+    case uint16(UInt16)
+    case int32(Int32)
+    case uint32(UInt32)
+    case int64(Int64)
+    case uint64(UInt64)
+    case double(Double)
+    case string(String)
+    case objectPath(ObjectPath)
+    case signature(Signature)
+    /// A file descriptor; on the wire it is duplicated, so the sender keeps its own.
+    case unixFD(Int32)
+    /// An array of values that all have signature `element`.
+    case array(element: Signature, [DBusValue])
+    /// A dictionary `a{KV}`; entries keep their wire order.
+    case dictionary(key: Signature, value: Signature, [DictionaryEntry])
+    case structure([DBusValue])
+    case variant(DBusValue)
+
+    /// One key/value pair of a dictionary.
+    public struct DictionaryEntry: Hashable, Sendable {
+        public var key: DBusValue
+        public var value: DBusValue
+        public init(key: DBusValue, value: DBusValue) { self.key = key; self.value = value }
+    }
+
+    /// The complete signature of this value.
+    public var signature: Signature {
+        switch self {
+        case .byte: "y"
+        case .bool: "b"
+        case .int16: "n"
+        case .uint16: "q"
+        case .int32: "i"
+        case .uint32: "u"
+        case .int64: "x"
+        case .uint64: "t"
+        case .double: "d"
+        case .string: "s"
+        case .objectPath: "o"
+        case .signature: "g"
+        case .unixFD: "h"
+        case .array(let element, _): Signature(unchecked: "a" + element.rawValue)
+        case .dictionary(let key, let value, _): Signature(unchecked: "a{" + key.rawValue + value.rawValue + "}")
+        case .structure(let fields): Signature(unchecked: "(" + fields.map(\.signature.rawValue).joined() + ")")
+        case .variant: "v"
+        }
+    }
+}
+
+extension DBusValue: CustomStringConvertible {
+    /// A GVariant-like text form, for logs and test failures.
+    public var description: String {
+        switch self {
+        case .byte(let v): "byte \(v)"
+        case .bool(let v): "\(v)"
+        case .int16(let v): "int16 \(v)"
+        case .uint16(let v): "uint16 \(v)"
+        case .int32(let v): "\(v)"
+        case .uint32(let v): "uint32 \(v)"
+        case .int64(let v): "int64 \(v)"
+        case .uint64(let v): "uint64 \(v)"
+        case .double(let v): "\(v)"
+        case .string(let v): v.debugDescription
+        case .objectPath(let v): "objectpath '\(v)'"
+        case .signature(let v): "signature '\(v)'"
+        case .unixFD(let v): "handle \(v)"
+        case .array(_, let items): "[" + items.map(\.description).joined(separator: ", ") + "]"
+        case .dictionary(_, _, let entries): "{" + entries.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
+        case .structure(let fields): "(" + fields.map(\.description).joined(separator: ", ") + ")"
+        case .variant(let inner): "<\(inner)>"
+        }
+    }
+}

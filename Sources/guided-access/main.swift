@@ -1,0 +1,1 @@
+print("guided-access: not yet implemented")

@@ -1,0 +1,1 @@
+print("guided-accessd: not yet implemented")
