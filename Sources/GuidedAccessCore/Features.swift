@@ -1,0 +1,150 @@
+/// The accessibility features the service exposes, in contract order; the raw
+/// value is the D-Bus property name on `org.guidedaccess.Features1`.
+public enum Feature: String, Codable, Sendable, CaseIterable {
+    /// Screen reader (iOS VoiceOver).
+    case screenReader = "ScreenReader"
+    /// Screen magnifier.
+    case zoom = "Zoom"
+    /// Inverted colours.
+    case invertColors = "InvertColors"
+    /// Grayscale display.
+    case grayscale = "Grayscale"
+    /// Bold text.
+    case boldText = "BoldText"
+    /// Fewer animations.
+    case reduceMotion = "ReduceMotion"
+    /// Opaque instead of translucent surfaces.
+    case reduceTransparency = "ReduceTransparency"
+    /// Higher contrast (iOS Darker System Colors).
+    case increaseContrast = "IncreaseContrast"
+    /// Mono audio.
+    case monoAudio = "MonoAudio"
+    /// Closed captions.
+    case closedCaptioning = "ClosedCaptioning"
+    /// Read the whole screen aloud.
+    case speakScreen = "SpeakScreen"
+    /// Read the selection aloud.
+    case speakSelection = "SpeakSelection"
+    /// Switch access.
+    case switchControl = "SwitchControl"
+    /// On-screen pointer/gesture helper.
+    case assistiveTouch = "AssistiveTouch"
+    /// Undo by shaking.
+    case shakeToUndo = "ShakeToUndo"
+    /// I/O labels on switches.
+    case onOffSwitchLabels = "OnOffSwitchLabels"
+    /// Videos may start by themselves.
+    case videoAutoplay = "VideoAutoplay"
+    /// Buttons drawn with visible shapes.
+    case buttonShapes = "ButtonShapes"
+    /// Cross-fades instead of sliding transitions.
+    case prefersCrossFadeTransitions = "PrefersCrossFadeTransitions"
+    /// Do not rely on colour alone.
+    case differentiateWithoutColor = "DifferentiateWithoutColor"
+    /// On-screen keyboard (desktop).
+    case onScreenKeyboard = "OnScreenKeyboard"
+    /// Larger text (desktop).
+    case largeText = "LargeText"
+    /// Sticky modifier keys.
+    case stickyKeys = "StickyKeys"
+    /// Keys must be held to register.
+    case slowKeys = "SlowKeys"
+    /// Ignore quick repeated key presses.
+    case bounceKeys = "BounceKeys"
+    /// Move the pointer with the keypad.
+    case mouseKeys = "MouseKeys"
+    /// Flash instead of beeping.
+    case visualBell = "VisualBell"
+
+    /// The D-Bus property name, e.g. `ScreenReader`.
+    public var propertyName: String { rawValue }
+
+    /// The feature with this D-Bus property name, or `nil`.
+    public init?(propertyName: String) {
+        self.init(rawValue: propertyName)
+    }
+
+    /// Parses a property name; throws `unknownFeature` listing the valid names.
+    public init(parsing propertyName: String) throws(GuidedAccessError) {
+        guard let feature = Feature(propertyName: propertyName) else {
+            throw .unknownFeature(
+                "\"\(propertyName.prefix(64))\" is not a feature; use one of "
+                    + Feature.allCases.map(\.propertyName).joined(separator: ", "))
+        }
+        self = feature
+    }
+}
+
+/// The five features an app may switch while locked
+/// (`configureForGuidedAccess(features:enabled:)`), named as on the wire.
+public enum GuidedAccessFeature: String, Codable, Sendable, CaseIterable {
+    /// `assistive-touch`.
+    case assistiveTouch = "assistive-touch"
+    /// `grayscale`.
+    case grayscale
+    /// `invert-colors`.
+    case invertColors = "invert-colors"
+    /// `screen-reader` (iOS `voiceOver`).
+    case screenReader = "screen-reader"
+    /// `zoom`.
+    case zoom
+
+    /// The general feature this one switches.
+    public var feature: Feature {
+        switch self {
+        case .assistiveTouch: .assistiveTouch
+        case .grayscale: .grayscale
+        case .invertColors: .invertColors
+        case .screenReader: .screenReader
+        case .zoom: .zoom
+        }
+    }
+
+    /// Parses a wire name; throws `unknownFeature` listing the valid names.
+    public init(parsing raw: String) throws(GuidedAccessError) {
+        guard let feature = GuidedAccessFeature(rawValue: raw) else {
+            throw .unknownFeature(
+                "\"\(raw.prefix(64))\" cannot be configured for Guided Access; use one of "
+                    + GuidedAccessFeature.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        self = feature
+    }
+}
+
+/// Where a feature's value lives. The desktop often stores it already
+/// (GSettings, at-spi); the service must read and write *that* value rather
+/// than keep a copy that could disagree.
+public protocol FeatureValueSource: AnyObject {
+    /// The current value.
+    func value(of feature: Feature) -> Bool
+    /// Stores a new value; throws when the backing store refuses.
+    func set(_ enabled: Bool, for feature: Feature) throws
+    /// Where the value lives, for the `Sources` property: `service`,
+    /// `gsettings:SCHEMA/KEY`, `atspi`, ...
+    func sourceDescription(of feature: Feature) -> String
+}
+
+/// The service's own store, for features the desktop does not keep.
+/// Its values are persisted with the rest of the state.
+///
+/// Not thread-safe; it lives inside ``GuidedAccessModel`` and shares its confinement.
+public final class OwnFeatureStore: FeatureValueSource {
+    /// Values by feature; absent means off.
+    public private(set) var values: [Feature: Bool]
+
+    /// A store holding `values` (all off by default).
+    public init(values: [Feature: Bool] = [:]) {
+        self.values = values.filter(\.value)
+    }
+
+    /// The stored value; off when never set.
+    public func value(of feature: Feature) -> Bool { values[feature] ?? false }
+
+    /// Stores the value; never fails.
+    public func set(_ enabled: Bool, for feature: Feature) {
+        values[feature] = enabled ? true : nil
+    }
+
+    /// Always `service`: the value lives in the service's state file.
+    public func sourceDescription(of feature: Feature) -> String { "service" }
+}

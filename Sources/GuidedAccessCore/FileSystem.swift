@@ -1,0 +1,73 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The few POSIX file operations the store and the audit log need, with
+/// errors turned into messages that name the path.
+enum FileSystem {
+    /// `failed("could not OPERATION PATH: strerror")`, read right after the failing call.
+    static func failure(_ operation: String, _ path: String) -> GuidedAccessError {
+        let reason = String(cString: strerror(errno))
+        return .failed("could not \(operation) \(path): \(reason); check the directory's permissions and free space")
+    }
+
+    /// Creates `path` and missing parents with mode 0700.
+    static func makeDirectory(_ path: String) throws(GuidedAccessError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0, errno != EEXIST { throw failure("create directory", prefix) }
+        }
+    }
+
+    /// Writes `data` to `path` so that readers see either the old or the new
+    /// file, even across a crash or power loss: temp file in the same
+    /// directory, fsync, rename over, fsync the directory.
+    static func writeAtomically(_ data: Data, to path: String, directory: String) throws(GuidedAccessError) {
+        let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: .min ... .max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failure("create", temporary) }
+        do throws(GuidedAccessError) {
+            try writeAll(data, to: fd, path: temporary)
+            guard fsync(fd) == 0 else { throw failure("sync", temporary) }
+            guard close(fd) == 0 else { throw failure("close", temporary) }
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let error = failure("rename into place", path)
+            unlink(temporary)
+            throw error
+        }
+        try syncDirectory(directory)
+    }
+
+    private static func writeAll(_ data: Data, to fd: Int32, path: String) throws(GuidedAccessError) {
+        var offset = 0
+        while offset < data.count {
+            let written = data.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { throw failure("write", path) }
+            offset += written
+        }
+    }
+
+    /// Makes a rename durable: the directory entry itself must reach the disk.
+    private static func syncDirectory(_ directory: String) throws(GuidedAccessError) {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("open directory", directory) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw failure("sync directory", directory) }
+    }
+
+    /// Renames `path` to `newPath`; throws on failure.
+    static func move(_ path: String, to newPath: String) throws(GuidedAccessError) {
+        guard rename(path, newPath) == 0 else { throw failure("rename \(path) to", newPath) }
+    }
+}

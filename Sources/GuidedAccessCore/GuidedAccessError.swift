@@ -1,0 +1,63 @@
+/// Every way a Guided Access request can fail, as a value.
+///
+/// Each case maps one to one to a D-Bus error name (`org.guidedaccess.Error.<name>`)
+/// so the service never has to fall back to a generic `Failed` where a precise
+/// name exists. The associated text is the complete human message: it says what
+/// was wrong and what to do about it.
+public enum GuidedAccessError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The caller lacks the authority, or the change is forbidden by managed config.
+    case permissionDenied(String)
+    /// Something outside the caller's control went wrong (I/O, the desktop).
+    case failed(String)
+    /// An argument has the wrong form or an out-of-range value.
+    case invalidArgument(String)
+    /// The request needs a session, and none is active.
+    case notActive(String)
+    /// The request needs no session, and one is active.
+    case alreadyActive(String)
+    /// The caller does not own the thing it tries to change.
+    case notOwner(String)
+    /// The caller already holds as many registrations as it may.
+    case quotaExceeded(String)
+    /// Too many wrong passcodes; further attempts are refused for a while.
+    case rateLimited(retryAfterSeconds: UInt64)
+    /// A feature name that the service does not know.
+    case unknownFeature(String)
+
+    /// The short error name exactly as the D-Bus contract lists it; the
+    /// service prefixes `org.guidedaccess.Error.`.
+    public var name: String {
+        switch self {
+        case .permissionDenied: "PermissionDenied"
+        case .failed: "Failed"
+        case .invalidArgument: "InvalidArgument"
+        case .notActive: "NotActive"
+        case .alreadyActive: "AlreadyActive"
+        case .notOwner: "NotOwner"
+        case .quotaExceeded: "QuotaExceeded"
+        case .rateLimited: "RateLimited"
+        case .unknownFeature: "UnknownFeature"
+        }
+    }
+
+    /// What was wrong and what to do, for the D-Bus error message and logs.
+    public var message: String {
+        switch self {
+        case .permissionDenied(let text), .failed(let text), .invalidArgument(let text),
+             .notActive(let text), .alreadyActive(let text), .notOwner(let text),
+             .quotaExceeded(let text), .unknownFeature(let text):
+            text
+        case .rateLimited(let seconds):
+            "too many wrong passcodes; try again in \(seconds) second\(seconds == 1 ? "" : "s")"
+        }
+    }
+
+    /// `Name: message`, for logs.
+    public var description: String { "\(name): \(message)" }
+}
+
+extension GuidedAccessError {
+    /// The standard refusal for requests that need a running session.
+    static let noSession = GuidedAccessError.notActive(
+        "no Guided Access session is active; start one with Start first")
+}

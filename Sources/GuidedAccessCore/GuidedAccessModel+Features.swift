@@ -1,0 +1,86 @@
+import Foundation
+
+extension GuidedAccessModel {
+    /// Routes `features` to `source` (e.g. a GSettings bridge) instead of the
+    /// service's own store. Call before serving; locked values are not pushed
+    /// here, call ``enforceLockedFeatures()`` afterwards.
+    public func setFeatureSource(_ source: any FeatureValueSource, for features: [Feature]) {
+        for feature in features { featureSources[feature] = source }
+    }
+
+    /// The current value, read from where it lives.
+    public func featureValue(_ feature: Feature) -> Bool {
+        source(of: feature).value(of: feature)
+    }
+
+    /// `Sources`: feature → where its value lives.
+    public var featureSourceDescriptions: [Feature: String] {
+        Dictionary(uniqueKeysWithValues: Feature.allCases.map { ($0, source(of: $0).sourceDescription(of: $0)) })
+    }
+
+    /// True when managed config fixes the feature's value.
+    public func isFeatureLocked(_ feature: Feature) -> Bool {
+        managedConfig.lockedFeatures[feature] != nil
+    }
+
+    /// `SetFeature`: throws `permissionDenied` when locked, `failed` when the
+    /// backing store refuses.
+    public func setFeature(_ feature: Feature, enabled: Bool) throws(GuidedAccessError) -> [ModelChange] {
+        try checkNotLocked([feature], to: enabled)
+        return try commit { () throws(GuidedAccessError) in try write([feature], enabled) }
+    }
+
+    /// `SetFeature` by property name; throws `unknownFeature` for unknown names.
+    public func setFeature(named name: String, enabled: Bool) throws(GuidedAccessError) -> [ModelChange] {
+        try setFeature(Feature(parsing: name), enabled: enabled)
+    }
+
+    /// `ConfigureForGuidedAccess`: only while a session runs (`notActive`
+    /// otherwise); wire names such as `screen-reader` (`unknownFeature` for
+    /// others); `permissionDenied` when a feature is locked.
+    public func configureForGuidedAccess(features: [String], enabled: Bool) throws(GuidedAccessError) -> [ModelChange] {
+        guard session.isLocked else { throw .noSession }
+        var parsed: [Feature] = []
+        for name in features { parsed.append(try GuidedAccessFeature(parsing: name).feature) }
+        try checkNotLocked(parsed, to: enabled)
+        return try commit { () throws(GuidedAccessError) in try write(parsed, enabled) }
+    }
+
+    /// Pushes managed-config locked values into their sources.
+    public func enforceLockedFeatures() throws(GuidedAccessError) -> [ModelChange] {
+        var changes: [ModelChange] = []
+        for (feature, value) in managedConfig.lockedFeatures.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            changes += try write([feature], value)
+        }
+        return changes
+    }
+
+    private func source(of feature: Feature) -> any FeatureValueSource {
+        featureSources[feature] ?? ownFeatures
+    }
+
+    private func checkNotLocked(_ features: [Feature], to enabled: Bool) throws(GuidedAccessError) {
+        for feature in features {
+            if let locked = managedConfig.lockedFeatures[feature], locked != enabled {
+                throw .permissionDenied(
+                    "\(feature.propertyName) is locked \(locked ? "on" : "off") by the administrator in managed.json; change it there")
+            }
+        }
+    }
+
+    /// Writes each feature whose value differs and reports the ones that changed.
+    private func write(_ features: [Feature], _ enabled: Bool) throws(GuidedAccessError) -> [ModelChange] {
+        var changes: [ModelChange] = []
+        for feature in features where featureValue(feature) != enabled {
+            let source = source(of: feature)
+            do {
+                try source.set(enabled, for: feature)
+            } catch {
+                throw .failed(
+                    "could not set \(feature.propertyName) in \(source.sourceDescription(of: feature)) (\(error)); check that the desktop setting is writable")
+            }
+            changes.append(.featureChanged(feature, featureValue(feature)))
+        }
+        return changes
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+extension GuidedAccessModel {
+    /// `Register`: declares restrictions for connection `owner` on behalf of `app`.
+    public func register(
+        owner: String, app: String, _ declarations: [RestrictionDeclaration]
+    ) throws(GuidedAccessError) -> [ModelChange] {
+        try commit { () throws(GuidedAccessError) in
+            try registry.register(owner: owner, app: app, declarations)
+            return []
+        }
+    }
+
+    /// `Unregister`: only the registering connection may; records and states stay.
+    public func unregister(owner: String, identifiers: [String]) throws(GuidedAccessError) -> [ModelChange] {
+        try commit { () throws(GuidedAccessError) in
+            try registry.unregister(owner: owner, identifiers: identifiers)
+            return []
+        }
+    }
+
+    /// The connection `owner` closed: its restrictions become unregistered,
+    /// keeping texts and states. Cannot fail: ownership is never persisted.
+    public func ownerLeft(_ owner: String) -> [ModelChange] {
+        let changes = try? commit { () throws(GuidedAccessError) in
+            registry.ownerLeft(owner)
+            return []
+        }
+        return changes ?? []
+    }
+
+    /// `GetState`: unknown identifiers are `allow`.
+    public func restrictionState(of identifier: String) -> RestrictionState {
+        registry.state(of: identifier)
+    }
+
+    /// `IsAllowed`: false only while a session runs and the state is `deny`.
+    public func isRestrictionAllowed(_ identifier: String) -> Bool {
+        registry.isAllowed(identifier, sessionActive: session.isLocked)
+    }
+
+    /// `SetState`: any valid identifier, registered or not (pre-deny).
+    /// Throws `permissionDenied` for states forced by managed config.
+    public func setRestrictionState(_ state: String, for identifier: String) throws(GuidedAccessError) -> [ModelChange] {
+        let parsed = try RestrictionState(parsing: state)
+        return try commit { () throws(GuidedAccessError) in
+            try registry.setState(parsed, for: identifier)
+            return []
+        }
+    }
+
+    /// `Reset`: back to `allow`; all of them when `identifiers` is empty.
+    public func resetRestrictions(_ identifiers: [String]) throws(GuidedAccessError) -> [ModelChange] {
+        try commit { () throws(GuidedAccessError) in
+            _ = try registry.reset(identifiers)
+            return []
+        }
+    }
+
+    /// `List`: every known identifier, sorted.
+    public func restrictions() -> [RestrictionListing] { registry.list() }
+
+    /// One restriction's row, for its object's properties; `nil` when unknown.
+    public func restriction(_ identifier: String) -> RestrictionListing? {
+        registry.list().first { $0.identifier == identifier }
+    }
+}
+
+// MARK: - Managed config
+
+extension GuidedAccessModel {
+    /// Applies a reloaded `managed.json`: allow list, forced states, locked features.
+    public func applyManagedConfig(_ config: ManagedConfig) throws(GuidedAccessError) -> [ModelChange] {
+        try commit { () throws(GuidedAccessError) in
+            managedConfig = config
+            registry.setForcedStates(config.restrictions)
+            return try enforceLockedFeatures()
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+
+// MARK: - Reading the session
+
+extension GuidedAccessModel {
+    /// `Enabled`: a session is running (`active` or `expired`; both lock the machine).
+    public var enabled: Bool { session.isLocked }
+    /// `State`.
+    public var sessionState: SessionState { session.state }
+    /// `App`: the app the session is locked to, `""` when inactive.
+    public var app: String { session.app }
+    /// `StartedAt`: µs since the epoch, 0 when inactive.
+    public var startedAtMicroseconds: UInt64 { session.startedAtMicroseconds }
+    /// `TimeLimit`: seconds, 0 = none.
+    public var timeLimit: UInt64 { session.timeLimit }
+    /// `SystemRestrictions`: all eight, by wire name.
+    public var systemRestrictions: [String: RestrictionState] { session.systemRestrictions }
+    /// `DisabledRegions`.
+    public var disabledRegions: [Region] { session.disabledRegions }
+    /// `PasscodeSet`.
+    public var passcodeIsSet: Bool { vault.isSet }
+    /// `AllowedApplications`: apps that may lock themselves, from managed config.
+    public var allowedApplications: [String] { managedConfig.allowedApplications }
+    /// The app that locked itself via RequestSession, if any.
+    public var requestedBy: String? { session.requestedBy }
+
+    /// `TimeRemaining`: seconds left, 0 without a limit or once expired.
+    public func timeRemaining(now: Date) -> UInt64 { session.timeRemaining(now: now) }
+
+    /// When ``tick(now:)`` next has something to do; arm one timer for it.
+    public var nextDeadline: Date? { session.nextDeadline }
+
+    /// True when `app` is on the managed allow list for RequestSession.
+    public func mayRequestSession(app: String) -> Bool {
+        managedConfig.allowedApplications.contains(app)
+    }
+}
+
+// MARK: - Changing the session
+
+extension GuidedAccessModel {
+    /// Starts a session locked to `app`. `systemRestrictions` and
+    /// `restrictions` map names/identifiers to `allow`/`deny`; unnamed system
+    /// restrictions are `allow`. `requestedBy` is the app id when an app locks
+    /// itself. Throws `alreadyActive`, `invalidArgument` naming a bad value, or
+    /// `permissionDenied` when a restriction conflicts with managed config.
+    public func start(
+        app: String, timeLimit: UInt64 = 0, systemRestrictions: [String: String] = [:],
+        disabledRegions: [Region] = [], restrictions: [String: String] = [:], requestedBy: String? = nil,
+        now: Date
+    ) throws(GuidedAccessError) -> [ModelChange] {
+        try AppIdentifier.validate(app)
+        let system = try Self.parseSystemRestrictions(systemRestrictions)
+        let custom = try Self.parseStates(restrictions)
+        return try commit { () throws(GuidedAccessError) in
+            try session.start(
+                app: app, timeLimit: timeLimit,
+                systemRestrictions: Dictionary(uniqueKeysWithValues: system.map { ($0.key.rawValue, $0.value) }),
+                disabledRegions: disabledRegions, requestedBy: requestedBy, now: now)
+            for (identifier, state) in custom { try registry.setState(state, for: identifier) }
+            return []
+        }
+    }
+
+    /// Ends the session. When an app asks (RequestSession with `false`), pass
+    /// its id as `requestedBy`: it may end only the session it started
+    /// (`notOwner` otherwise). Throws `notActive` without a session.
+    public func end(requestedBy app: String? = nil, now: Date) throws(GuidedAccessError) -> [ModelChange] {
+        guard session.isLocked else { throw .noSession }
+        if let app, session.requestedBy != app {
+            throw .notOwner(
+                "\(app) did not start this session, so it cannot end it; ask whoever started it, or use End with authorization")
+        }
+        return try commit { () throws(GuidedAccessError) in
+            try session.end()
+            return []
+        }
+    }
+
+    /// Adds time; an expired session becomes active again with `seconds` left.
+    /// Throws `notActive` without a session.
+    public func extendTimeLimit(seconds: UInt64, now: Date) throws(GuidedAccessError) -> [ModelChange] {
+        try commit { () throws(GuidedAccessError) in
+            // Catch up first so an overdue session counts from now, not from its old deadline.
+            _ = session.advance(to: now)
+            try session.extendTimeLimit(by: seconds, now: now)
+            return []
+        }
+    }
+
+    /// Changes the named built-in restrictions of the running session.
+    public func setSystemRestrictions(_ changes: [String: String]) throws(GuidedAccessError) -> [ModelChange] {
+        let parsed = try Self.parseSystemRestrictions(changes)
+        return try commit { () throws(GuidedAccessError) in
+            try session.setSystemRestrictions(parsed)
+            return []
+        }
+    }
+
+    /// Lets time pass: announces due warnings and expiry. Call at ``nextDeadline``.
+    public func tick(now: Date) throws(GuidedAccessError) -> [ModelChange] {
+        try commit { () throws(GuidedAccessError) in
+            session.advance(to: now).map { event in
+                switch event {
+                case .warning(let secondsLeft): .timeLimitWarning(secondsLeft: secondsLeft)
+                case .expired: .timeExpired
+                }
+            }
+        }
+    }
+
+    static func parseSystemRestrictions(
+        _ raw: [String: String]
+    ) throws(GuidedAccessError) -> [SystemRestriction: RestrictionState] {
+        var parsed: [SystemRestriction: RestrictionState] = [:]
+        for (name, state) in raw.sorted(by: { $0.key < $1.key }) {
+            parsed[try SystemRestriction(parsing: name)] = try RestrictionState(parsing: state)
+        }
+        return parsed
+    }
+
+    static func parseStates(_ raw: [String: String]) throws(GuidedAccessError) -> [String: RestrictionState] {
+        var parsed: [String: RestrictionState] = [:]
+        for (identifier, state) in raw.sorted(by: { $0.key < $1.key }) {
+            _ = try RestrictionIdentifier(identifier)
+            parsed[identifier] = try RestrictionState(parsing: state)
+        }
+        return parsed
+    }
+}
+
+// MARK: - Who may change what
+
+extension GuidedAccessModel {
+    /// Whether `change` loosens or tightens the session as it stands now.
+    public func effect(of change: ProposedChange) -> ChangeEffect {
+        switch change {
+        case .end:
+            return session.isLocked ? .loosens : .unchanged
+        case .extendTimeLimit(let seconds):
+            return session.isLocked && seconds > 0 ? .loosens : .unchanged
+        case .setSystemRestriction(let restriction, let state):
+            let current = session.systemRestrictions[restriction.rawValue] ?? .allow
+            return SessionChangePolicy.effect(from: current, to: state)
+        case .setRestriction(let identifier, let state):
+            return SessionChangePolicy.effect(from: registry.state(of: identifier), to: state)
+        }
+    }
+
+    /// The polkit action `change` needs because a session is running
+    /// (`end-session` to loosen, `start-session` to tighten), on top of the
+    /// method's own action; `nil` when no session runs or nothing would change.
+    public func sessionAuthority(for change: ProposedChange) -> AdminAction? {
+        SessionChangePolicy.sessionAuthority(for: effect(of: change), sessionLocked: session.isLocked)
+    }
+}
+
+// MARK: - Passcode
+
+extension GuidedAccessModel {
+    /// Checks the session passcode. Throws `rateLimited` during back-off and
+    /// `permissionDenied` when wrong; the failure count is saved either way,
+    /// so restarting the daemon does not reset the back-off.
+    public func verifyPasscode(_ passcode: String, now: Date) throws(GuidedAccessError) {
+        var outcome: GuidedAccessError?
+        _ = try commit { () throws(GuidedAccessError) in
+            do throws(GuidedAccessError) { try vault.verify(passcode, now: now) } catch { outcome = error }
+            return []
+        }
+        if let outcome { throw outcome }
+    }
+
+    /// Sets or replaces the passcode (4–64 characters), stored only as a salted slow hash.
+    public func setPasscode(_ passcode: String) throws(GuidedAccessError) -> [ModelChange] {
+        try PasscodeVault.validate(passcode)
+        return try commit { () throws(GuidedAccessError) in
+            try vault.setPasscode(passcode)
+            return []
+        }
+    }
+
+    /// Seconds until a passcode attempt will be evaluated again, or `nil`.
+    public func passcodeRetryAfter(now: Date) -> UInt64? { vault.retryAfter(now: now) }
+}

@@ -1,0 +1,174 @@
+import Foundation
+
+/// The one source of truth the service binds to the bus: session, custom
+/// restrictions, features, passcode, managed policy and their durable state.
+///
+/// Every mutating method validates, changes, saves atomically before it
+/// returns, and reports what observably changed; when anything fails,
+/// nothing changed. Time is always passed in.
+///
+/// Not thread-safe: confine it to one thread or actor (the service's event
+/// loop). It is marked `@unchecked Sendable` only so that confinement can be
+/// expressed by the caller without wrapper types.
+public final class GuidedAccessModel: @unchecked Sendable {
+    /// Where the state lives.
+    public let store: StateStore
+    /// The audit log in the same directory.
+    public let auditLog: AuditLog
+    /// The administrator's policy.
+    public internal(set) var managedConfig: ManagedConfig
+    /// The session, running or not.
+    public internal(set) var session: GuidedAccessSession
+    /// Custom restrictions and their states.
+    public internal(set) var registry: RestrictionRegistry
+    /// Feature values the service keeps itself.
+    public let ownFeatures: OwnFeatureStore
+    /// Problems met while loading (a state file moved aside); for the daemon to log.
+    public let startupWarnings: [String]
+
+    var vault: PasscodeVault
+    var featureSources: [Feature: any FeatureValueSource] = [:]
+
+    /// Loads the state from `store` and resumes a session that was running:
+    /// same app, limits and restrictions; `expired` (still locked) when its time
+    /// ran out while the daemon was down. `passcodeIterations` is lowered only by tests.
+    public init(
+        store: StateStore, managedConfig: ManagedConfig = ManagedConfig(),
+        passcodeIterations: Int = PasscodeVault.defaultIterations, now: Date
+    ) throws(GuidedAccessError) {
+        let loaded = try store.load(now: now)
+        self.store = store
+        auditLog = AuditLog(directory: store.directory)
+        self.managedConfig = managedConfig
+        session = loaded.state.session
+        registry = RestrictionRegistry(
+            records: loaded.state.restrictionRecords, states: loaded.state.restrictionStates,
+            forcedStates: managedConfig.restrictions)
+        ownFeatures = OwnFeatureStore(values: Self.features(from: loaded.state.featureValues))
+        vault = loaded.state.passcode
+        vault.iterations = passcodeIterations
+        startupWarnings = loaded.warning.map { [$0] } ?? []
+        session.resume(now: now)
+        for (feature, value) in managedConfig.lockedFeatures { ownFeatures.set(value, for: feature) }
+        if persistentState != loaded.state { try store.save(persistentState) }
+    }
+
+    /// Everything that goes into `state.json`.
+    public var persistentState: PersistentState {
+        var state = PersistentState()
+        state.session = session
+        state.restrictionRecords = registry.records.values.sorted { $0.identifier < $1.identifier }
+        state.restrictionStates = registry.states
+        state.featureValues = Dictionary(
+            uniqueKeysWithValues: ownFeatures.values.map { ($0.key.propertyName, $0.value) })
+        state.passcode = vault
+        return state
+    }
+
+    private static func features(from stored: [String: Bool]) -> [Feature: Bool] {
+        // Names this version does not know (written by a newer one) are dropped, not fatal.
+        Dictionary(uniqueKeysWithValues: stored.compactMap { name, value in
+            Feature(propertyName: name).map { ($0, value) }
+        })
+    }
+}
+
+// MARK: - Committing changes
+
+extension GuidedAccessModel {
+    /// In-memory state to roll back to; unlike ``PersistentState`` it keeps
+    /// live registration owners.
+    struct Memento {
+        let session: GuidedAccessSession
+        let registry: RestrictionRegistry
+        let vault: PasscodeVault
+        let ownFeatureValues: [Feature: Bool]
+        let managedConfig: ManagedConfig
+    }
+
+    var memento: Memento {
+        Memento(
+            session: session, registry: registry, vault: vault, ownFeatureValues: ownFeatures.values,
+            managedConfig: managedConfig)
+    }
+
+    func restore(_ memento: Memento) {
+        session = memento.session
+        registry = memento.registry
+        vault = memento.vault
+        managedConfig = memento.managedConfig
+        for feature in Feature.allCases {
+            ownFeatures.set(memento.ownFeatureValues[feature] ?? false, for: feature)
+        }
+    }
+
+    /// Runs `change`, saves if the durable state differs, and reports what
+    /// observably changed. On any error everything is rolled back.
+    /// `change` returns events that a diff cannot see (warnings, feature values).
+    func commit(_ change: () throws(GuidedAccessError) -> [ModelChange]) throws(GuidedAccessError) -> [ModelChange] {
+        let before = memento
+        let savedState = persistentState
+        let events: [ModelChange]
+        do throws(GuidedAccessError) {
+            events = try change()
+            if persistentState != savedState { try store.save(persistentState) }
+        } catch {
+            restore(before)
+            throw error
+        }
+        return differences(from: before) + events
+    }
+
+    private func differences(from before: Memento) -> [ModelChange] {
+        var changes: [ModelChange] = []
+        let properties = SessionProperty.allCases.filter {
+            sessionValue($0, session: before.session, vault: before.vault, config: before.managedConfig)
+                != sessionValue($0, session: session, vault: vault, config: managedConfig)
+        }
+        if properties.contains(.enabled) { changes.append(.statusChanged(enabled: session.isLocked)) }
+        if !properties.isEmpty { changes.append(.sessionPropertiesChanged(properties)) }
+        return changes + restrictionDifferences(from: before.registry)
+    }
+
+    private func sessionValue(
+        _ property: SessionProperty, session: GuidedAccessSession, vault: PasscodeVault, config: ManagedConfig
+    ) -> AnyHashable {
+        switch property {
+        case .enabled: session.isLocked
+        case .state: session.state
+        case .app: session.app
+        case .startedAt: session.startedAtMicroseconds
+        case .timeLimit: session.timeLimit
+        case .systemRestrictions: session.systemRestrictions
+        case .disabledRegions: session.disabledRegions
+        case .passcodeSet: vault.isSet
+        case .allowedApplications: config.allowedApplications
+        }
+    }
+
+    private func restrictionDifferences(from oldRegistry: RestrictionRegistry) -> [ModelChange] {
+        let old = Dictionary(uniqueKeysWithValues: oldRegistry.list().map { ($0.identifier, $0) })
+        let new = registry.list()
+        var changes: [ModelChange] = []
+        for listing in new {
+            let previous = old[listing.identifier]
+            if previous == nil { changes.append(.restrictionAdded(identifier: listing.identifier)) }
+            if let previous, previous.text != listing.text || previous.detail != listing.detail
+                || previous.app != listing.app || previous.registered != listing.registered {
+                changes.append(.restrictionRecordChanged(identifier: listing.identifier))
+            }
+            if (previous?.state ?? .allow) != listing.state {
+                changes.append(.restrictionChanged(identifier: listing.identifier, state: listing.state))
+            }
+        }
+        let remaining = Set(new.map(\.identifier))
+        for listing in old.values.sorted(by: { $0.identifier < $1.identifier })
+        where !remaining.contains(listing.identifier) {
+            if listing.state != .allow {
+                changes.append(.restrictionChanged(identifier: listing.identifier, state: .allow))
+            }
+            changes.append(.restrictionRemoved(identifier: listing.identifier))
+        }
+        return changes
+    }
+}

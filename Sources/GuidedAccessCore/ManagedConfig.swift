@@ -1,0 +1,169 @@
+import Foundation
+
+/// Policy an administrator fixes for the machine in `managed.json`:
+/// which apps may lock themselves, restriction states users cannot change,
+/// and features whose value is locked.
+///
+/// ```json
+/// {"AllowedApplications": ["org.example.Kiosk"],
+///  "Restrictions": {"com.example.app.purchase": "deny"},
+///  "LockedFeatures": {"Zoom": true}}
+/// ```
+/// Every key is optional. Unknown keys are rejected rather than ignored: a
+/// misspelt key would otherwise silently drop a policy the admin relies on.
+public struct ManagedConfig: Codable, Sendable, Equatable {
+    /// Where the file lives unless a flag or environment variable says otherwise.
+    public static let defaultPath = "/etc/guided-access/managed.json"
+
+    /// Apps that may lock themselves with RequestSession without polkit.
+    public var allowedApplications: [String]
+    /// Restriction states nobody can change, by identifier.
+    public var restrictions: [String: RestrictionState]
+    /// Feature values nobody can change.
+    public var lockedFeatures: [Feature: Bool]
+
+    /// A config, empty by default (no policy).
+    public init(
+        allowedApplications: [String] = [], restrictions: [String: RestrictionState] = [:],
+        lockedFeatures: [Feature: Bool] = [:]
+    ) {
+        self.allowedApplications = allowedApplications
+        self.restrictions = restrictions
+        self.lockedFeatures = lockedFeatures
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case allowedApplications = "AllowedApplications"
+        case restrictions = "Restrictions"
+        case lockedFeatures = "LockedFeatures"
+    }
+}
+
+/// Why `managed.json` could not be used; the daemon should refuse to start
+/// rather than run without the admin's policy.
+public struct ManagedConfigError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file that was read.
+    public let path: String
+    /// What is wrong with it.
+    public let problem: String
+
+    /// `PATH: problem; fix it`, for the daemon's log.
+    public var description: String {
+        "managed config \(path) is unusable: \(problem); fix or remove the file"
+    }
+}
+
+// MARK: - Loading
+
+extension ManagedConfig {
+    /// Reads the config at `path`. A missing file is an empty config; an
+    /// unreadable or malformed one throws ``ManagedConfigError``.
+    public static func load(from path: String = defaultPath) throws(ManagedConfigError) -> ManagedConfig {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            return ManagedConfig()
+        } catch {
+            throw ManagedConfigError(path: path, problem: "cannot read it (\(error.localizedDescription))")
+        }
+        return try parse(data, path: path)
+    }
+
+    /// Parses config text; `path` only names the source in errors.
+    public static func parse(_ data: Data, path: String) throws(ManagedConfigError) -> ManagedConfig {
+        do {
+            return try JSONDecoder().decode(ManagedConfig.self, from: data)
+        } catch let error as DecodingError {
+            throw ManagedConfigError(path: path, problem: describe(error))
+        } catch let error as GuidedAccessError {
+            throw ManagedConfigError(path: path, problem: error.message)
+        } catch {
+            throw ManagedConfigError(path: path, problem: "\(error)")
+        }
+    }
+
+    /// Decodes and checks every value, so a bad entry names itself at start-up
+    /// instead of surfacing later as a confusing refusal.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        try Self.rejectUnknownKeys(container)
+        let apps = try container.decodeIfPresent([String].self, forKey: AnyKey(CodingKeys.allowedApplications))
+        let states = try container.decodeIfPresent([String: String].self, forKey: AnyKey(CodingKeys.restrictions))
+        let locked = try container.decodeIfPresent([String: Bool].self, forKey: AnyKey(CodingKeys.lockedFeatures))
+        self.init(
+            allowedApplications: try Self.checkedApps(apps ?? []),
+            restrictions: try Self.checkedRestrictions(states ?? [:]),
+            lockedFeatures: try Self.checkedFeatures(locked ?? [:]))
+    }
+
+    /// Writes the same shape that ``init(from:)`` reads.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(allowedApplications, forKey: .allowedApplications)
+        try container.encode(restrictions.mapValues(\.rawValue), forKey: .restrictions)
+        let features = Dictionary(uniqueKeysWithValues: lockedFeatures.map { ($0.key.propertyName, $0.value) })
+        try container.encode(features, forKey: .lockedFeatures)
+    }
+}
+
+// MARK: - Checks
+
+extension ManagedConfig {
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+        init(_ key: CodingKeys) { stringValue = key.rawValue }
+    }
+
+    private static func rejectUnknownKeys(_ container: KeyedDecodingContainer<AnyKey>) throws {
+        let known = Set(CodingKeys.allCases.map(\.rawValue))
+        if let unknown = container.allKeys.first(where: { !known.contains($0.stringValue) }) {
+            throw GuidedAccessError.invalidArgument(
+                "unknown key \"\(unknown.stringValue)\"; the keys are \(known.sorted().joined(separator: ", "))")
+        }
+    }
+
+    private static func checkedApps(_ apps: [String]) throws -> [String] {
+        for app in apps { try AppIdentifier.validate(app) }
+        return apps
+    }
+
+    private static func checkedRestrictions(_ raw: [String: String]) throws -> [String: RestrictionState] {
+        var states: [String: RestrictionState] = [:]
+        for (identifier, state) in raw {
+            _ = try RestrictionIdentifier(identifier)
+            states[identifier] = try RestrictionState(parsing: state)
+        }
+        return states
+    }
+
+    private static func checkedFeatures(_ raw: [String: Bool]) throws -> [Feature: Bool] {
+        var features: [Feature: Bool] = [:]
+        for (name, value) in raw { features[try Feature(parsing: name)] = value }
+        return features
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .dataCorrupted(let context):
+            let underlying = (context.underlyingError as NSError?)?.userInfo["NSDebugDescription"] as? String
+            return "not valid JSON (\(underlying ?? context.debugDescription))"
+        case .typeMismatch(let type, let context):
+            return "\(location(context)) should be \(type)"
+        case .valueNotFound(let type, let context):
+            return "\(location(context)) is missing a \(type)"
+        case .keyNotFound(let key, let context):
+            return "\(location(context)) lacks \(key.stringValue)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    private static func location(_ context: DecodingError.Context) -> String {
+        let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+        return path.isEmpty ? "the top level" : path
+    }
+}

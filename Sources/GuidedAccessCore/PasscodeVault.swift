@@ -1,0 +1,152 @@
+import Crypto
+import Foundation
+import _CryptoExtras
+
+/// A passcode as it is stored: never the passcode itself, only a salted,
+/// slow PBKDF2-SHA256 hash and the parameters needed to check it again.
+public struct PasscodeHash: Codable, Sendable, Equatable {
+    /// KDF name, kept so a stronger scheme can be introduced later.
+    public let algorithm: String
+    /// PBKDF2 rounds used for this hash.
+    public let iterations: Int
+    /// Random per-passcode salt.
+    public let salt: Data
+    /// The derived key.
+    public let hash: Data
+}
+
+/// How many wrong passcodes were entered in a row and until when further
+/// attempts are refused. Persisted, so restarting the daemon does not reset it.
+public struct PasscodeBackoff: Codable, Sendable, Equatable {
+    /// Wrong passcodes since the last right one.
+    public var consecutiveFailures: UInt32 = 0
+    /// No attempt is evaluated before this time (µs since the epoch); 0 = none.
+    public var lockedUntilMicroseconds: UInt64 = 0
+}
+
+/// Checks and stores the session passcode.
+///
+/// Guessing is slowed twice: each check costs a slow hash, and after
+/// ``freeFailures`` wrong passcodes in a row attempts are refused outright
+/// for a delay that doubles with each further failure.
+public struct PasscodeVault: Codable, Sendable, Equatable {
+    /// PBKDF2 rounds for new hashes in production (swift-crypto's own minimum).
+    public static let defaultIterations = 210_000
+    /// Wrong passcodes allowed before back-off starts.
+    public static let freeFailures: UInt32 = 3
+    /// Delay after the first back-off failure, doubling after each further one.
+    public static let initialDelaySeconds: UInt64 = 5
+    /// Longest delay.
+    public static let maximumDelaySeconds: UInt64 = 15 * 60
+    /// Shortest and longest passcode, in characters.
+    public static let lengthRange = 4...64
+
+    /// The stored hash; `nil` when no passcode is set.
+    public private(set) var stored: PasscodeHash?
+    /// Failure count and lock-out.
+    public private(set) var backoff = PasscodeBackoff()
+    /// Rounds for hashes made from now on. Not persisted: configuration, not
+    /// state. Tests lower it to stay fast; existing hashes keep their own count.
+    public var iterations: Int = PasscodeVault.defaultIterations
+
+    private enum CodingKeys: String, CodingKey { case stored, backoff }
+
+    /// An empty vault hashing with `iterations` rounds.
+    public init(iterations: Int = PasscodeVault.defaultIterations) {
+        self.iterations = iterations
+    }
+
+    /// True when a passcode is configured.
+    public var isSet: Bool { stored != nil }
+
+    /// Equal when the persisted parts are; the rounds for new hashes are configuration.
+    public static func == (lhs: PasscodeVault, rhs: PasscodeVault) -> Bool {
+        lhs.stored == rhs.stored && lhs.backoff == rhs.backoff
+    }
+}
+
+// MARK: - Setting and checking
+
+extension PasscodeVault {
+    /// Replaces the passcode; throws `invalidArgument` outside 4–64 characters.
+    /// Clears the back-off, because the old guesses say nothing about the new one.
+    public mutating func setPasscode(_ passcode: String) throws(GuidedAccessError) {
+        try Self.validate(passcode)
+        let salt = Data((0..<16).map { _ in UInt8.random(in: .min ... .max) })
+        stored = try Self.derive(passcode, salt: salt, iterations: iterations)
+        backoff = PasscodeBackoff()
+    }
+
+    /// Checks `passcode`. Throws `rateLimited` while locked out (without
+    /// hashing, so a refused attempt costs nothing and reveals nothing) and
+    /// `permissionDenied` when it is wrong or none is set. Success resets the back-off.
+    public mutating func verify(_ passcode: String, now: Date) throws(GuidedAccessError) {
+        if let wait = retryAfter(now: now) { throw .rateLimited(retryAfterSeconds: wait) }
+        guard let stored else {
+            throw .permissionDenied(
+                "no passcode is set; end the session with administrator authorization, or set one with SetPasscode")
+        }
+        let candidate = try Self.derive(passcode, salt: stored.salt, iterations: stored.iterations)
+        guard Self.constantTimeEqual(candidate.hash, stored.hash) else {
+            recordFailure(now: now)
+            throw .permissionDenied("wrong passcode; check it and try again")
+        }
+        backoff = PasscodeBackoff()
+    }
+
+    /// Seconds until an attempt will be evaluated again, or `nil` when it would be now.
+    public func retryAfter(now: Date) -> UInt64? {
+        let nowMicros = GuidedAccessSession.microseconds(since1970: now)
+        guard backoff.lockedUntilMicroseconds > nowMicros else { return nil }
+        let micros = backoff.lockedUntilMicroseconds - nowMicros
+        return (micros + 999_999) / 1_000_000
+    }
+
+    /// The lock-out after the `failures`-th wrong passcode in a row: none for
+    /// the first two, then 5 s, 10 s, 20 s, … capped at 15 minutes.
+    public static func delay(afterFailures failures: UInt32) -> UInt64 {
+        guard failures >= freeFailures else { return 0 }
+        let doublings = min(UInt64(failures - freeFailures), 16)
+        return min(initialDelaySeconds << doublings, maximumDelaySeconds)
+    }
+
+    private mutating func recordFailure(now: Date) {
+        backoff.consecutiveFailures &+= 1
+        let delay = Self.delay(afterFailures: backoff.consecutiveFailures)
+        guard delay > 0 else { return }
+        backoff.lockedUntilMicroseconds = GuidedAccessSession.microseconds(since1970: now) + delay * 1_000_000
+    }
+}
+
+// MARK: - Hashing
+
+extension PasscodeVault {
+    static func validate(_ passcode: String) throws(GuidedAccessError) {
+        guard lengthRange.contains(passcode.count) else {
+            throw .invalidArgument(
+                "the passcode has \(passcode.count) characters; use \(lengthRange.lowerBound) to \(lengthRange.upperBound)")
+        }
+    }
+
+    private static func derive(_ passcode: String, salt: Data, iterations: Int) throws(GuidedAccessError) -> PasscodeHash {
+        do {
+            // The unchecked variant only so tests can inject a low count;
+            // production uses defaultIterations, which the checked variant requires.
+            let key = try KDF.Insecure.PBKDF2.deriveKey(
+                from: Array(passcode.utf8), salt: salt, using: .sha256, outputByteCount: 32,
+                unsafeUncheckedRounds: iterations)
+            let hash = key.withUnsafeBytes { Data($0) }
+            return PasscodeHash(algorithm: "pbkdf2-sha256", iterations: iterations, salt: salt, hash: hash)
+        } catch {
+            throw .failed("could not hash the passcode (\(error)); try again, and report this if it persists")
+        }
+    }
+
+    /// Compares in time independent of where the bytes differ.
+    static func constantTimeEqual(_ lhs: Data, _ rhs: Data) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        var difference: UInt8 = 0
+        for (left, right) in zip(lhs, rhs) { difference |= left ^ right }
+        return difference == 0
+    }
+}

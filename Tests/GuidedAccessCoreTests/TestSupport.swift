@@ -1,0 +1,38 @@
+import Foundation
+@testable import GuidedAccessCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A fresh directory under /tmp, removed when the test body returns.
+func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
+    var template = Array("/tmp/guided-access-core-test-XXXXXX".utf8CString)
+    guard let created = mkdtemp(&template) else { throw GuidedAccessError.failed("mkdtemp failed") }
+    let path = String(cString: created)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return try body(path)
+}
+
+/// A fixed point in time so schedules are easy to read: t0 + seconds.
+let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+
+func at(_ seconds: Double) -> Date { t0.addingTimeInterval(seconds) }
+
+/// Low PBKDF2 rounds keep tests fast; production uses PasscodeVault.defaultIterations.
+let testIterations = 1_000
+
+func makeModel(
+    in directory: String, config: ManagedConfig = ManagedConfig(), now: Date = t0
+) throws -> GuidedAccessModel {
+    try GuidedAccessModel(
+        store: StateStore(directory: directory), managedConfig: config, passcodeIterations: testIterations,
+        now: now)
+}
+
+/// POSIX permission bits of `path`.
+func permissions(of path: String) -> mode_t {
+    var info = stat()
+    stat(path, &info)
+    return info.st_mode & 0o777
+}
