@@ -1,0 +1,107 @@
+import DBusKit
+import DBusTesting
+import Testing
+
+/// Names, peers that come and go, credentials.
+@Suite struct ConnectionTests {
+    @Test func takenNameIsAClearError() async throws {
+        try await withTestBed { bed in
+            let second = try Connection(.address(bed.bus.address))
+            defer { second.close() }
+            let error = await #expect(throws: NameUnavailableError.self) { try await second.requestName(TestService.name) }
+            #expect(error?.owner == bed.service.connection.uniqueName)
+            #expect(error?.description.contains("already owned") == true)
+        }
+    }
+
+    @Test func clientDisconnectingMidCallLeavesServiceWorking() async throws {
+        try await withTestBed { bed in
+            let leaving = try Connection(.address(bed.bus.address))
+            let pending = Task {
+                try await leaving.call(TestService.name, TestService.path, TestService.interface, "Sleep", [.uint32(300)])
+            }
+            try await Task.sleep(for: .milliseconds(50))
+            leaving.close()
+            await #expect(throws: DBusError.self) { _ = try await pending.value }
+            try await Task.sleep(for: .milliseconds(400))   // the service replies into the void
+            let echoed = try await bed.call("Echo", [.variant(.string("still here"))])
+            #expect(echoed == [.variant(.string("still here"))])
+        }
+    }
+
+    @Test func watchOwnerReportsAPeerThatAlreadyLeft() async throws {
+        try await withTestBed { bed in
+            let peer = try Connection(.address(bed.bus.address))
+            let name = peer.uniqueName
+            peer.close()
+            // The peer is gone before the watch starts: reported as gone, not missed.
+            var owners = try await bed.client.watchOwner(of: name).makeAsyncIterator()
+            // Either the bus already forgot the peer (first value nil) or it
+            // reports the peer and then its departure; both end in nil.
+            var current = await owners.next()
+            if current == .some(name) { current = await owners.next() }
+            #expect(current == .some(nil))
+        }
+    }
+
+    @Test func watchOwnerReportsDeparture() async throws {
+        try await withTestBed { bed in
+            let peer = try Connection(.address(bed.bus.address))
+            var owners = try await bed.client.watchOwner(of: peer.uniqueName).makeAsyncIterator()
+            #expect(await owners.next() == .some(peer.uniqueName))
+            peer.close()
+            #expect(await owners.next() == .some(nil))
+        }
+    }
+
+    @Test func handlersSeeCallerCredentialsAndInteractiveFlag() async throws {
+        try await withTestBed { bed in
+            let message = try Message.methodCall(destination: TestService.name, path: TestService.path, interface: TestService.interface,
+                                                 member: "WhoAmI", allowInteractiveAuthorization: true)
+            let reply = try await bed.client.call(message).arguments
+            #expect(reply == [.uint32(UInt32(getpid())), .uint32(getuid()), .bool(true)])
+            let plain = try await bed.call("WhoAmI")
+            #expect(plain.last == .bool(false))
+        }
+    }
+
+    @Test func objectManagerAnnouncesObjects() async throws {
+        try await withTestBed { bed in
+            let stream = try await bed.client.signals(MatchRule(interface: .objectManager))
+            var iterator = stream.makeAsyncIterator()
+            let child: ObjectPath = "/org/example/Test/child"
+            bed.service.connection.export(child, [Interface("org.example.Child1", [.property("Name", String.self, changes: .const) { "kid" }])])
+            let added = await iterator.next()
+            #expect(added?.member == "InterfacesAdded")
+            #expect(added?.arguments.first == .objectPath(child))
+            let managed = try await bed.client.call(TestService.name, "/org/example", .objectManager, "GetManagedObjects")
+            #expect(managed.first?.description.contains("kid") == true)
+            bed.service.connection.unexport(child)
+            let removed = await iterator.next()
+            #expect(removed?.member == "InterfacesRemoved")
+            #expect(removed?.arguments == [.objectPath(child), .array(element: "s", [.string("org.example.Child1")])])
+        }
+    }
+
+    @Test func manyConcurrentCallersFromManyTasks() async throws {
+        try await withTestBed { bed in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<64 {
+                    group.addTask {
+                        for round in 0..<20 {
+                            let value = DBusValue.string("\(index)-\(round)")
+                            let echoed = try await bed.call("Echo", [.variant(value)])
+                            #expect(echoed == [.variant(value)])
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(bed.service.calls.withLock { $0 } == 64 * 20)
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,91 @@
+import DBusKit
+import Testing
+
+/// Values of every type, nested, through a real dbus-daemon and back.
+@Suite struct RoundTripTests {
+    static let everyBasic: [DBusValue] = [
+        .byte(0xFF), .bool(true), .int16(-32768), .uint16(65535), .int32(Int32.min), .uint32(UInt32.max),
+        .int64(Int64.min), .uint64(UInt64.max), .double(-1.5e300), .string("grüße 👋"),
+        .objectPath("/a/b_c/D9"), .signature("a{sv}(iai)"),
+    ]
+
+    static var deeplyNested: DBusValue {
+        let dict = DBusValue.dictionary(key: "s", value: "v", [
+            .init(key: .string("list"), value: .variant(.array(element: "(sa{sv})", [
+                .structure([.string("inner"), .dictionary(key: "s", value: "v", [
+                    .init(key: .string("deeper"), value: .variant(.variant(.array(element: "ay", [.array(element: "y", [.byte(1), .byte(2)])])))),
+                ])]),
+            ]))),
+            .init(key: .string("empty"), value: .variant(.array(element: "a{ox}", []))),
+            .init(key: .string("int-keys"), value: .variant(.dictionary(key: "u", value: "as", [
+                .init(key: .uint32(1), value: .array(element: "s", [.string("one")])),
+            ]))),
+        ])
+        return .array(element: "a{sv}", [dict, .dictionary(key: "s", value: "v", [])])
+    }
+
+    @Test func everyBasicTypeSurvivesAsVariant() async throws {
+        try await withTestBed { bed in
+            for value in Self.everyBasic {
+                let reply = try await bed.call("Echo", [.variant(value)])
+                #expect(reply == [.variant(value)], "\(value) came back as \(reply)")
+            }
+        }
+    }
+
+    @Test func nestedContainersSurvive() async throws {
+        try await withTestBed { bed in
+            let value = Self.deeplyNested
+            let reply = try await bed.call("Echo", [.variant(value)])
+            #expect(reply == [.variant(value)])
+            #expect(reply.first?.signature == "v")
+        }
+    }
+
+    @Test func typedArgumentsMapToSignatures() async throws {
+        try await withTestBed { bed in
+            let reply = try await bed.call("AllTypes", Self.everyBasic)
+            #expect(reply == Self.everyBasic)
+        }
+    }
+
+    @Test func typedNestedStructsAndDictionaries() async throws {
+        try await withTestBed { bed in
+            let value: [[String: [Pair]]] = [["a": [Pair(number: 1, text: "x"), Pair(number: -2, text: "")]], [:]]
+            #expect([[String: [Pair]]].dbusSignature == "aa{sa(is)}")
+            let reply = try await bed.call("Nested", [value.dbusValue])
+            let decoded = try [[String: [Pair]]](dbusValue: reply[0])
+            #expect(decoded == value)
+        }
+    }
+
+    @Test func signalsCarryValuesToSubscribers() async throws {
+        try await withTestBed { bed in
+            let stream = try await bed.client.signals(MatchRule(path: TestService.path, interface: TestService.interface, member: "Changed"))
+            try bed.service.connection.emit(TestService.path, TestService.interface, "Changed", [.string("sky ☁️")])
+            var iterator = stream.makeAsyncIterator()
+            let signal = await iterator.next()
+            #expect(signal?.arguments == [.string("sky ☁️")])
+            #expect(signal?.sender == bed.service.connection.uniqueName)
+        }
+    }
+
+    @Test func fileDescriptorsArePassed() async throws {
+        try await withTestBed { bed in
+            var fds: [Int32] = [0, 0]
+            #expect(pipe(&fds) == 0)
+            defer { close(fds[0]); close(fds[1]) }
+            let reply = try await bed.call("Echo", [.variant(.unixFD(fds[1]))])
+            guard case .variant(.unixFD(let received))? = reply.first else { Issue.record("no fd in \(reply)"); return }
+            #expect(received != fds[1])   // a duplicate, owned by the receiver
+            #expect(write(received, "x", 1) == 1)
+            var byte: UInt8 = 0
+            #expect(read(fds[0], &byte, 1) == 1 && byte == UInt8(ascii: "x"))
+            close(received)
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
