@@ -33,7 +33,10 @@ let package = Package(
         ),
         // Binds the core to the bus: interfaces, polkit, caller identity.
         .target(name: "GuidedAccessService", dependencies: ["DBusKit", "GuidedAccessCore"]),
-        .executableTarget(name: "guided-accessd", dependencies: ["GuidedAccessService", "DBusTesting"]),
+        .executableTarget(
+            name: "guided-accessd",
+            dependencies: ["GuidedAccessService", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // Client library for apps, mirroring UIKit's Guided Access API.
         .target(name: "GuidedAccess", dependencies: ["DBusKit"]),
         .executableTarget(
@@ -43,7 +46,11 @@ let package = Package(
         .executableTarget(name: "dbus-benchmark", dependencies: ["DBusKit", "DBusTesting"], path: "Benchmarks/dbus-benchmark"),
         .executableTarget(name: "dbus-demo", dependencies: ["DBusKit"], path: "Sources/dbus-demo"),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "DBusTesting"]),
+        .executableTarget(name: "guided-access-shop", dependencies: ["GuidedAccess"], path: "Examples/Shop"),
         .testTarget(name: "GuidedAccessCoreTests", dependencies: ["GuidedAccessCore"]),
+        // Runs the built daemon, CLI and example against private buses and real polkitd.
+        .testTarget(name: "GuidedAccessServiceTests", dependencies: ["GuidedAccessService", "DBusKit", "DBusTesting"]),
+        .testTarget(name: "GuidedAccessTests", dependencies: ["GuidedAccess", "DBusKit", "DBusTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

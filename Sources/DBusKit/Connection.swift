@@ -61,7 +61,7 @@ public final class Connection: @unchecked Sendable {
     private static func error(from error: inout CDBus.DBusError, fallback: String) -> DBusError {
         guard dbus_error_is_set(&error) != 0, let name = error.name else { return .failed(fallback) }
         let message = error.message.map { String(cString: $0) } ?? fallback
-        return DBusError((try? ErrorName(String(cString: name))) ?? "org.freedesktop.DBus.Error.Failed", "\(fallback): \(message)")
+        return DBusError((try? ErrorName(validating: String(cString: name))) ?? "org.freedesktop.DBus.Error.Failed", "\(fallback): \(message)")
     }
 
     /// Closes the connection: pending calls fail, signal streams finish.

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How a property announces changes, as in the standard
 /// `org.freedesktop.DBus.Property.EmitsChangedSignal` annotation.
 public enum PropertyChangeBehavior: String, Sendable {
@@ -22,6 +24,18 @@ public struct MethodCall: Sendable {
     public let message: Message
     /// The connection it arrived on, for replies, signals and lookups.
     public let connection: Connection
+    let replyHooks = ReplyHooks()
+
+    init(message: Message, connection: Connection) {
+        self.message = message
+        self.connection = connection
+    }
+
+    /// Runs `action` right after the successful reply is queued, so change
+    /// signals reach clients after the answer to the call that caused them.
+    public func afterReply(_ action: @escaping @Sendable () -> Void) {
+        replyHooks.actions.withLock { $0.append(action) }
+    }
 
     /// The caller's unique bus name.
     public var sender: BusName { message.sender ?? ":local" }
@@ -33,6 +47,14 @@ public struct MethodCall: Sendable {
     /// The caller's process and user, from the bus (never from arguments).
     public func callerCredentials() async throws -> Credentials {
         try await connection.credentials(of: sender)
+    }
+}
+
+/// Work a handler defers until its reply is sent.
+final class ReplyHooks: Sendable {
+    let actions = Mutex<[@Sendable () -> Void]>([])
+    func run() {
+        for action in actions.withLock({ $0 }) { action() }
     }
 }
 

@@ -52,7 +52,7 @@ enum Introspection {
     }
 
     /// A standalone document holding only the given interfaces (for `dbus/*.xml`).
-    public static func contract(_ interfaces: [Interface]) -> String {
+    static func contract(_ interfaces: [Interface]) -> String {
         document(interfaces: interfaces, children: [])
     }
 
@@ -75,4 +75,9 @@ extension Interface {
     /// This interface as a standalone introspection document — the form kept
     /// in the repository's `dbus/` folder as the contract.
     public var introspectionXML: String { Introspection.contract([self]) }
+
+    /// One document describing several interfaces.
+    public static func introspectionDocument(_ interfaces: [Interface]) -> String {
+        Introspection.contract(interfaces)
+    }
 }

@@ -16,7 +16,7 @@ enum MessageWriter {
         for value in values {
             try validate(value)
             // Nesting depth and the 255-byte limit show in the signature.
-            _ = try Signature(value.signature.rawValue)
+            _ = try Signature(validating: value.signature.rawValue)
         }
         var iter = DBusMessageIter()
         dbus_message_iter_init_append(message, &iter)

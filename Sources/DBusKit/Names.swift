@@ -22,21 +22,21 @@ public protocol CheckedName: Hashable, Sendable, CustomStringConvertible, Expres
     /// The validated string.
     var rawValue: String { get }
     /// Creates the name, or throws `InvalidNameError` when libdbus would reject it.
-    init(_ rawValue: String) throws
+    init(validating rawValue: String) throws
 }
 
 extension CheckedName {
     public var description: String { rawValue }
     /// Literals are written by programmers; a bad one is a programming error.
     public init(stringLiteral value: String) {
-        do { try self.init(value) } catch { preconditionFailure("\(error)") }
+        do { try self.init(validating: value) } catch { preconditionFailure("\(error)") }
     }
 }
 
 /// A D-Bus object path such as `/org/example/Object`.
 public struct ObjectPath: CheckedName {
     public let rawValue: String
-    public init(_ rawValue: String) throws {
+    public init(validating rawValue: String) throws {
         guard libdbusAccepts(rawValue, dbus_validate_path) else { throw InvalidNameError(kind: "object path", value: rawValue) }
         self.rawValue = rawValue
     }
@@ -45,7 +45,7 @@ public struct ObjectPath: CheckedName {
 
     /// Appends one element; `element` must already be a valid path element.
     public func appending(_ element: String) throws -> ObjectPath {
-        try ObjectPath(rawValue == "/" ? "/" + element : rawValue + "/" + element)
+        try ObjectPath(validating: rawValue == "/" ? "/" + element : rawValue + "/" + element)
     }
 
     /// True when `self` lies strictly below `ancestor`.
@@ -97,7 +97,7 @@ extension String {
 /// A unique (`:1.42`) or well-known (`org.example.Service`) bus name.
 public struct BusName: CheckedName {
     public let rawValue: String
-    public init(_ rawValue: String) throws {
+    public init(validating rawValue: String) throws {
         guard libdbusAccepts(rawValue, dbus_validate_bus_name) else { throw InvalidNameError(kind: "bus name", value: rawValue) }
         self.rawValue = rawValue
     }
@@ -110,7 +110,7 @@ public struct BusName: CheckedName {
 /// An interface name such as `org.example.Interface`.
 public struct InterfaceName: CheckedName {
     public let rawValue: String
-    public init(_ rawValue: String) throws {
+    public init(validating rawValue: String) throws {
         guard libdbusAccepts(rawValue, dbus_validate_interface) else { throw InvalidNameError(kind: "interface name", value: rawValue) }
         self.rawValue = rawValue
     }
@@ -124,7 +124,7 @@ public struct InterfaceName: CheckedName {
 /// A method or signal name such as `GetAll`.
 public struct MemberName: CheckedName {
     public let rawValue: String
-    public init(_ rawValue: String) throws {
+    public init(validating rawValue: String) throws {
         guard libdbusAccepts(rawValue, dbus_validate_member) else { throw InvalidNameError(kind: "member name", value: rawValue) }
         self.rawValue = rawValue
     }
@@ -133,7 +133,7 @@ public struct MemberName: CheckedName {
 /// An error name such as `org.freedesktop.DBus.Error.InvalidArgs`.
 public struct ErrorName: CheckedName {
     public let rawValue: String
-    public init(_ rawValue: String) throws {
+    public init(validating rawValue: String) throws {
         guard libdbusAccepts(rawValue, dbus_validate_error_name) else { throw InvalidNameError(kind: "error name", value: rawValue) }
         self.rawValue = rawValue
     }
@@ -142,14 +142,14 @@ public struct ErrorName: CheckedName {
 /// A type signature: zero or more complete types, such as `a{sv}i`.
 public struct Signature: CheckedName {
     public let rawValue: String
-    public init(_ rawValue: String) throws {
+    public init(validating rawValue: String) throws {
         guard libdbusAccepts(rawValue, dbus_signature_validate) else { throw InvalidNameError(kind: "signature", value: rawValue) }
         self.rawValue = rawValue
     }
     /// Concatenates signatures. Both parts are complete types, so only the
     /// 255-byte limit can fail, and types are written by programmers.
     public static func + (lhs: Signature, rhs: Signature) -> Signature {
-        do { return try Signature(lhs.rawValue + rhs.rawValue) } catch { preconditionFailure("\(error)") }
+        do { return try Signature(validating: lhs.rawValue + rhs.rawValue) } catch { preconditionFailure("\(error)") }
     }
     /// The empty signature (no values).
     public static let empty: Signature = ""

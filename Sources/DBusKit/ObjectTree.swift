@@ -129,6 +129,7 @@ final class ObjectTree {
             do {
                 let values = try await method.handler(call)
                 call.connection.reply(to: call) { try call.message.makeReply(values) }
+                call.replyHooks.run()
             } catch {
                 call.connection.reply(to: call) { call.message.makeErrorReply(DBusError.from(error)) }
             }
@@ -150,13 +151,13 @@ final class ObjectTree {
         let args = call.message.arguments
         func interface() throws -> Interface {
             guard case .string(let raw)? = args.first else { throw DBusError.invalidArgs("missing interface name") }
-            guard let name = try? InterfaceName(raw), let found = interfaces[name] else {
+            guard let name = try? InterfaceName(validating: raw), let found = interfaces[name] else {
                 throw DBusError.unknownInterface("the object at \(call.path) has no interface \(raw)")
             }
             return found
         }
         func property(of interface: Interface) throws -> Property {
-            guard case .string(let raw) = args[1], let name = try? MemberName(raw), let found = interface.properties[name] else {
+            guard case .string(let raw) = args[1], let name = try? MemberName(validating: raw), let found = interface.properties[name] else {
                 throw DBusError.unknownProperty("\(interface.name) has no property \(args[1])")
             }
             return found

@@ -1,0 +1,87 @@
+import DBusKit
+import Foundation
+import GuidedAccessCore
+
+/// The authorization step every admin handler shares.
+extension GuidedAccessService {
+    /// Resolves the caller and refuses callers of another user.
+    func identify(_ call: MethodCall) async throws -> CallerIdentity {
+        let caller = try await CallerIdentity.of(call)
+        guard caller.userID == getuid() else {
+            throw GuidedAccessError.permissionDenied(
+                "this service belongs to user \(getuid()) and refuses calls from user \(caller.userID); use your own session's service")
+        }
+        return caller
+    }
+
+    /// Runs an admin change: `required` validates and names the polkit
+    /// actions needed in the current state; each is checked; then, under
+    /// the lock, `required` runs again (other calls may have changed the
+    /// state meanwhile) and `change` applies. Every outcome is audited, and
+    /// signals go out after the reply.
+    func authorized<T: Sendable>(
+        _ call: MethodCall, audit action: String, target: String, interactive: Bool = false,
+        required: (GuidedAccessModel) throws -> [AdminAction],
+        change: (GuidedAccessModel) throws -> ([ModelChange], T)
+    ) async throws -> T {
+        let caller = try await identify(call)
+        do {
+            let actions = try model.with(required)
+            try await authorize(actions, caller: caller, interactive: interactive || call.allowsInteractiveAuthorization)
+            // A caller that left while polkit was thinking gets nothing changed.
+            guard try await call.connection.owner(of: caller.busName) != nil else {
+                throw GuidedAccessError.failed("the caller left the bus before authorization finished; nothing was changed")
+            }
+            let (changes, result) = try model.with { model in
+                let now = try required(model)
+                guard Set(now).isSubset(of: Set(actions)) else {
+                    throw GuidedAccessError.failed("the session changed while waiting for authorization; try again")
+                }
+                return try change(model)
+            }
+            audit(caller, action, target, .allowed)
+            call.afterReply { self.publish(changes) }
+            return result
+        } catch let error as GuidedAccessError {
+            audit(caller, action, target, error.isDenial ? .denied : .error(error))
+            throw error
+        } catch {
+            audit(caller, action, target, .error(.failed("\(error)")))
+            throw error
+        }
+    }
+
+    /// Asks polkit for each action; the first refusal ends the call.
+    func authorize(_ actions: [AdminAction], caller: CallerIdentity, interactive: Bool) async throws {
+        for action in actions {
+            switch await polkit.check(action, for: caller, interactive: interactive) {
+            case .authorized:
+                continue
+            case .challenge:
+                throw DBusError.interactiveAuthorizationRequired(
+                    "\(action.rawValue) needs an administrator's password; call again allowing interactive authorization (guided-access --interactive)")
+            case .denied(let reason):
+                throw GuidedAccessError.permissionDenied("not authorized for \(action.rawValue): \(reason); ask an administrator")
+            }
+        }
+    }
+
+    func audit(_ caller: CallerIdentity, _ action: String, _ target: String, _ result: AuditResult) {
+        let who = AuditCaller(uid: caller.userID, pid: caller.processID, app: caller.app)
+        do {
+            try read { $0.auditLog }.append(caller: who, action: action, target: target, result: result, now: Date())
+        } catch {
+            log("audit log write failed: \(error)")
+        }
+    }
+}
+
+extension GuidedAccessError {
+    /// Refusals (as opposed to bad input or failures), for the audit log.
+    var isDenial: Bool {
+        switch self {
+        case .permissionDenied, .rateLimited: true
+        default: false
+        }
+    }
+}

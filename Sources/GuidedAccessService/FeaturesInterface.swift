@@ -1,0 +1,52 @@
+import DBusKit
+import GuidedAccessCore
+
+/// `org.guidedaccess.Features1`: accessibility feature toggles.
+extension GuidedAccessService {
+    var featuresDeclaration: Interface {
+        let properties: [Member] = Feature.allCases.map { feature in
+            .property(MemberName(unchecked: feature.propertyName), Bool.self) { self.read { $0.featureValue(feature) } }
+        }
+        return Interface(Self.featuresInterface, properties + [
+            .property("Sources", [String: String].self) {
+                self.read { model in
+                    Dictionary(uniqueKeysWithValues: model.featureSourceDescriptions.map { ($0.key.propertyName, $0.value) })
+                }
+            },
+            .method("SetFeature", in: ["feature", "enabled"]) { (call, name: String, enabled: Bool) in
+                try await self.authorized(call, audit: "set-feature", target: "\(name)=\(enabled)", required: { _ in
+                    _ = try Feature(parsing: name)
+                    return [.configureFeatures]
+                }, change: { model in (try model.setFeature(named: name, enabled: enabled), ()) })
+            },
+            .method("ConfigureForGuidedAccess", in: ["features", "enabled"]) { (call, names: [String], enabled: Bool) in
+                try await self.configureForGuidedAccess(call, names, enabled)
+            },
+        ])
+    }
+
+    /// Only during a session, by the locked app itself or an administrator.
+    /// Errors are `PermissionDenied` and `Failed`, as in UIKit.
+    private func configureForGuidedAccess(_ call: MethodCall, _ names: [String], _ enabled: Bool) async throws {
+        let caller = try await identify(call)
+        let isLockedApp = read { $0.enabled && $0.app == caller.app }
+        do {
+            try await authorized(call, audit: "configure-for-guided-access", target: names.joined(separator: ","), required: { model in
+                guard model.enabled else {
+                    throw GuidedAccessError.failed("accessibility features can be configured only during a Guided Access session")
+                }
+                for name in names { _ = try GuidedAccessFeature(parsing: name) }
+                return isLockedApp ? [] : [.configureFeatures]
+            }, change: { model in (try model.configureForGuidedAccess(features: names, enabled: enabled), ()) })
+        } catch let error as DBusError where error.name.rawValue == "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired" {
+            throw GuidedAccessError.permissionDenied("only the app locked by Guided Access or an administrator may configure features")
+        }
+    }
+}
+
+extension MemberName {
+    /// Feature names are fixed identifiers, valid member names by construction.
+    init(unchecked name: String) {
+        do { try self.init(validating: name) } catch { preconditionFailure("\(error)") }
+    }
+}

@@ -1,0 +1,197 @@
+import DBusKit
+import Foundation
+import GuidedAccessCore
+import Synchronization
+
+/// Where the service keeps its state and whom it asks.
+public struct ServiceConfiguration: Sendable {
+    /// The bus to serve on.
+    public var busAddress: BusAddress = .session
+    /// `$XDG_STATE_HOME/guided-access` unless overridden.
+    public var stateDirectory: String
+    /// `/etc/guided-access/managed.json` unless overridden.
+    public var managedConfigPath: String = ManagedConfig.defaultPath
+    /// The bus polkit is on (the system bus outside tests).
+    public var polkitAddress: BusAddress = .system
+    /// How long a non-interactive polkit check may take before it counts as "no".
+    public var polkitTimeout: Duration = .seconds(25)
+    /// PBKDF2 rounds for the passcode; only tests lower it.
+    public var passcodeIterations: Int = PasscodeVault.defaultIterations
+
+    public init(stateDirectory: String) { self.stateDirectory = stateDirectory }
+}
+
+/// `guided-accessd`: binds `GuidedAccessModel` to the bus.
+///
+/// Every handler runs validate → authorize → change → reply → emit. The
+/// model lives behind one lock; polkit is asked outside it, and the state is
+/// checked again once the answer is in.
+public final class GuidedAccessService: Sendable {
+    public static let busName: BusName = "org.guidedaccess.GuidedAccess1"
+    public static let path: ObjectPath = "/org/guidedaccess/GuidedAccess1"
+    public static let sessionInterface: InterfaceName = "org.guidedaccess.GuidedAccess1"
+    public static let featuresInterface: InterfaceName = "org.guidedaccess.Features1"
+    public static let restrictionsInterface: InterfaceName = "org.guidedaccess.Restrictions1"
+    public static let restrictionInterface: InterfaceName = "org.guidedaccess.Restriction1"
+
+    let model: LockedModel
+    let polkit: PolkitAuthority
+    private let connection: Mutex<Connection?> = Mutex(nil)
+    private let deadlineTimer: Mutex<Task<Void, Never>?> = Mutex(nil)
+    private let watchedOwners: Mutex<Set<BusName>> = Mutex([])
+    /// Messages for the daemon's log (startup warnings, audit failures).
+    let log: @Sendable (String) -> Void
+
+    /// Loads state and managed config; throws when managed config is malformed
+    /// (a kiosk must not come up without its policy).
+    public init(_ configuration: ServiceConfiguration, log: @escaping @Sendable (String) -> Void) throws {
+        let managed = try ManagedConfig.load(from: configuration.managedConfigPath)
+        let model = try GuidedAccessModel(
+            store: StateStore(directory: configuration.stateDirectory), managedConfig: managed,
+            passcodeIterations: configuration.passcodeIterations, now: Date())
+        for warning in model.startupWarnings { log(warning) }
+        self.model = LockedModel(model)
+        polkit = PolkitAuthority(address: configuration.polkitAddress, timeout: configuration.polkitTimeout)
+        self.log = log
+    }
+
+    /// The interfaces at `path`, declared once.
+    public var interfaces: [Interface] { [sessionDeclaration, featuresDeclaration, restrictionsDeclaration] }
+
+    /// Every interface of the contract, including the per-restriction one;
+    /// the source of `dbus/*.xml`.
+    public var contractInterfaces: [Interface] { interfaces + [restrictionObjectDeclaration("")] }
+
+    /// Exports every object, then takes the bus name (so no early call is
+    /// lost), and arms the time-limit timer of a resumed session.
+    public func start(on bus: Connection) async throws {
+        connection.withLock { $0 = bus }
+        bus.export(Self.path, interfaces)
+        bus.addObjectManager(at: Self.path)
+        for listing in read({ $0.restrictions() }) { exportRestriction(listing.identifier, on: bus) }
+        try await bus.requestName(Self.busName)
+        rearmDeadline()
+    }
+
+    /// Stops timers; state is already on disk after every change.
+    public func stop() {
+        deadlineTimer.withLock { $0?.cancel() }
+    }
+
+    // MARK: Reading the model
+
+    /// Reads under the lock; for property getters.
+    func read<T>(_ body: (GuidedAccessModel) -> T) -> T {
+        model.with(body)
+    }
+
+    // MARK: Publishing changes
+
+    /// Turns model changes into signals and object (un)exports.
+    func publish(_ changes: [ModelChange]) {
+        guard !changes.isEmpty, let bus = connection.withLock({ $0 }) else { return }
+        for change in changes { publish(change, on: bus) }
+        rearmDeadline()
+    }
+
+    private func publish(_ change: ModelChange, on bus: Connection) {
+        do {
+            switch change {
+            case .statusChanged(let enabled):
+                try bus.emit(Self.path, Self.sessionInterface, "StatusChanged", [.bool(enabled)])
+            case .sessionPropertiesChanged(let properties):
+                let names = properties.compactMap { try? MemberName(validating: $0.propertyName) }
+                bus.propertiesChanged(Self.path, Self.sessionInterface, names)
+            case .restrictionAdded(let identifier):
+                exportRestriction(identifier, on: bus)
+            case .restrictionRemoved(let identifier):
+                if let path = Self.restrictionPath(identifier) { bus.unexport(path) }
+            case .restrictionRecordChanged(let identifier):
+                restrictionPropertiesChanged(identifier, on: bus)
+            case .restrictionChanged(let identifier, let state):
+                try bus.emit(Self.path, Self.restrictionsInterface, "RestrictionChanged", [.string(identifier), .string(state.rawValue)])
+                restrictionPropertiesChanged(identifier, on: bus)
+            case .featureChanged(let feature, _):
+                bus.propertiesChanged(Self.path, Self.featuresInterface, [try MemberName(validating: feature.propertyName)])
+            case .timeLimitWarning(let secondsLeft):
+                try bus.emit(Self.path, Self.sessionInterface, "TimeLimitWarning", [.uint64(secondsLeft)])
+            case .timeExpired:
+                try bus.emit(Self.path, Self.sessionInterface, "TimeExpired")
+            }
+        } catch {
+            log("could not announce \(change): \(error)")
+        }
+    }
+
+    private func restrictionPropertiesChanged(_ identifier: String, on bus: Connection) {
+        guard let path = Self.restrictionPath(identifier) else { return }
+        bus.propertiesChanged(path, Self.restrictionInterface, ["Text", "DetailText", "State", "App", "Registered"])
+    }
+
+    /// `/org/guidedaccess/GuidedAccess1/restriction/<escaped identifier>`.
+    static func restrictionPath(_ identifier: String) -> ObjectPath? {
+        try? ObjectPath(validating: path.rawValue + "/restriction/" + ObjectPath.escapeElement(identifier))
+    }
+
+    private func exportRestriction(_ identifier: String, on bus: Connection) {
+        guard let path = Self.restrictionPath(identifier) else { return }
+        bus.export(path, [restrictionObjectDeclaration(identifier)])
+    }
+
+    // MARK: Time limit
+
+    /// One timer for the next warning or expiry; re-armed after every change.
+    func rearmDeadline() {
+        let deadline = read { $0.nextDeadline }
+        let task: Task<Void, Never>? = deadline.map { deadline in
+            Task { [weak self] in
+                let wait = max(0, deadline.timeIntervalSinceNow)
+                try? await Task.sleep(for: .milliseconds(Int(wait * 1000) + 5))
+                guard !Task.isCancelled, let self else { return }
+                do {
+                    let changes = try model.with { try $0.tick(now: Date()) }
+                    publish(changes)
+                } catch {
+                    log("time limit check failed: \(error)")
+                }
+            }
+        }
+        deadlineTimer.withLock { old in
+            old?.cancel()
+            old = task
+        }
+    }
+
+    // MARK: Registrations that live as long as their connection
+
+    /// Watches `owner`; when it leaves the bus its registrations drop
+    /// (Registered=false) while their states stay.
+    func watchRegistrant(_ owner: BusName, on bus: Connection) {
+        guard watchedOwners.withLock({ $0.insert(owner).inserted }) else { return }
+        Task {
+            do {
+                for await current in try await bus.watchOwner(of: owner) where current == nil {
+                    break
+                }
+            } catch {
+                log("cannot watch \(owner): \(error); treating it as gone")
+            }
+            watchedOwners.withLock { _ = $0.remove(owner) }
+            publish(model.with { $0.ownerLeft(owner.rawValue) })
+        }
+    }
+}
+
+/// The model behind one lock. Never held across an `await`.
+final class LockedModel: @unchecked Sendable {
+    private let lock = NSLock()
+    private let model: GuidedAccessModel
+
+    init(_ model: GuidedAccessModel) { self.model = model }
+
+    func with<T>(_ body: (GuidedAccessModel) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(model)
+    }
+}

@@ -1,0 +1,84 @@
+import DBusKit
+import GuidedAccessCore
+
+/// Asks polkit, over the system bus, whether a caller may perform an action.
+///
+/// Anything but a clear "yes" is a no: polkit absent, an error, or no answer
+/// within `timeout`. Each check is its own call, so a slow answer for one
+/// caller holds up no other.
+public final class PolkitAuthority: Sendable {
+    private let address: BusAddress
+    private let timeout: Duration
+    private let connection: LazyConnection
+
+    /// - Parameters:
+    ///   - address: the system bus, or a private one in tests.
+    ///   - timeout: how long to wait for polkit (interactive checks get 5 minutes, as a person is typing).
+    public init(address: BusAddress = .system, timeout: Duration = .seconds(25)) {
+        self.address = address
+        self.timeout = timeout
+        connection = LazyConnection(address)
+    }
+
+    /// The outcome of a check.
+    public enum Decision: Sendable, Equatable {
+        case authorized
+        /// polkit would ask for a password, but the caller did not allow interaction.
+        case challenge
+        case denied(String)
+    }
+
+    /// Checks `action` for `caller`. `interactive` lets polkit show a prompt.
+    public func check(_ action: AdminAction, for caller: CallerIdentity, interactive: Bool) async -> Decision {
+        let subject = DBusValue.structure([
+            .string("unix-process"),
+            .dictionary(key: "s", value: "v", [
+                .init(key: .string("pid"), value: .variant(.uint32(caller.processID))),
+                .init(key: .string("start-time"), value: .variant(.uint64(caller.startTime))),
+                .init(key: .string("uid"), value: .variant(.int32(Int32(bitPattern: caller.userID)))),
+            ]),
+        ])
+        do {
+            let bus = try connection.get()
+            let reply = try await bus.call(
+                "org.freedesktop.PolicyKit1", "/org/freedesktop/PolicyKit1/Authority", "org.freedesktop.PolicyKit1.Authority",
+                "CheckAuthorization",
+                [subject, .string(action.rawValue), .dictionary(key: "s", value: "s", []), .uint32(interactive ? 1 : 0), .string("")],
+                allowInteractiveAuthorization: interactive, timeout: interactive ? .seconds(300) : timeout)
+            guard case .structure(let fields)? = reply.first, fields.count == 3,
+                  case .bool(let authorized) = fields[0], case .bool(let challenge) = fields[1] else {
+                return .denied("polkit gave an answer this service does not understand")
+            }
+            if authorized { return .authorized }
+            return challenge ? .challenge : .denied("polkit refused \(action.rawValue)")
+        } catch {
+            connection.reset(ifDisconnected: error)
+            return .denied("polkit could not be asked (\(error)); without polkit every admin action is refused")
+        }
+    }
+}
+
+/// Connects on first use and again after the bus went away, so the daemon
+/// starts without a system bus and recovers when one appears.
+final class LazyConnection: Sendable {
+    private let address: BusAddress
+    private let current: Mutex<Connection?> = Mutex(nil)
+
+    init(_ address: BusAddress) { self.address = address }
+
+    func get() throws -> Connection {
+        try current.withLock { connection in
+            if let connection { return connection }
+            let fresh = try Connection(address)
+            connection = fresh
+            return fresh
+        }
+    }
+
+    func reset(ifDisconnected error: any Error) {
+        guard let error = error as? DBusError, error.name.rawValue == "org.freedesktop.DBus.Error.Disconnected" else { return }
+        current.withLock { $0 = nil }
+    }
+}
+
+import Synchronization

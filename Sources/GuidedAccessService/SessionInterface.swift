@@ -1,0 +1,133 @@
+import DBusKit
+import Foundation
+import GuidedAccessCore
+
+/// `org.guidedaccess.GuidedAccess1`: the session.
+extension GuidedAccessService {
+    var sessionDeclaration: Interface {
+        Interface(Self.sessionInterface, [
+            .property("Version", UInt32.self, changes: .const) { 1 },
+            .property("Enabled", Bool.self) { self.read { $0.enabled } },
+            .property("State", String.self) { self.read { $0.sessionState.rawValue } },
+            .property("App", String.self) { self.read { $0.app } },
+            .property("StartedAt", UInt64.self) { self.read { $0.startedAtMicroseconds } },
+            .property("TimeLimit", UInt64.self) { self.read { $0.timeLimit } },
+            .property("TimeRemaining", UInt64.self, changes: .none) { self.read { $0.timeRemaining(now: Date()) } },
+            .property("SystemRestrictions", [String: String].self) {
+                self.read { $0.systemRestrictions.mapValues(\.rawValue) }
+            },
+            .property("DisabledRegions", [Region].self) { self.read { $0.disabledRegions } },
+            .property("PasscodeSet", Bool.self) { self.read { $0.passcodeIsSet } },
+            .property("AllowedApplications", [String].self) { self.read { $0.allowedApplications } },
+            .method("Start", in: ["app", "options"]) { (call, app: String, options: [String: Variant]) in
+                try await self.start(call, app: app, options: options)
+            },
+            .method("End", in: ["options"]) { (call, options: [String: Variant]) in
+                try await self.end(call, options: options)
+            },
+            .method("RequestSession", in: ["enable", "options"], out: ["granted"]) {
+                (call, enable: Bool, options: [String: Variant]) -> Bool in
+                try await self.requestSession(call, enable: enable, options: options)
+            },
+            .method("SetPasscode", in: ["passcode"]) { (call, passcode: String) in
+                try await self.authorized(call, audit: "set-passcode", target: "",
+                                          required: { _ in [.setPasscode] },
+                                          change: { model in (try model.setPasscode(passcode), ()) })
+            },
+            .method("ExtendTimeLimit", in: ["seconds"]) { (call, seconds: UInt64) in
+                try await self.authorized(call, audit: "extend-time-limit", target: "\(seconds)",
+                                          required: { model in
+                                              guard model.enabled else { throw GuidedAccessError.notActive("no Guided Access session is active; there is no time limit to extend") }
+                                              return [model.sessionAuthority(for: .extendTimeLimit(seconds: seconds)) ?? .endSession]
+                                          },
+                                          change: { model in (try model.extendTimeLimit(seconds: seconds, now: Date()), ()) })
+            },
+            .signal("StatusChanged", [("enabled", Bool.self)]),
+            .signal("TimeLimitWarning", [("seconds_left", UInt64.self)]),
+            .signal("TimeExpired"),
+        ])
+    }
+
+    private func start(_ call: MethodCall, app: String, options raw: [String: Variant]) async throws {
+        let options = try Options(raw, allowed: [
+            "time-limit": UInt64.dbusSignature, "system-restrictions": [String: String].dbusSignature,
+            "disabled-regions": [Region].dbusSignature, "restrictions": [String: String].dbusSignature,
+        ])
+        // Regions are validated by their initializer; a bad one is a named error.
+        let regions: [Region]
+        do { regions = try raw["disabled-regions"].map { try [Region](dbusValue: $0.value) } ?? [] } catch let error as GuidedAccessError {
+            throw error
+        } catch {
+            throw GuidedAccessError.invalidArgument("disabled-regions: \(error)")
+        }
+        try await authorized(call, audit: "start-session", target: app, required: { model in
+            guard !model.enabled else {
+                throw GuidedAccessError.alreadyActive("a session locked to \(model.app) is already active; end it first")
+            }
+            return [.startSession]
+        }, change: { model in
+            (try model.start(app: app, timeLimit: options.get("time-limit") ?? 0,
+                             systemRestrictions: options.get("system-restrictions") ?? [:], disabledRegions: regions,
+                             restrictions: options.get("restrictions") ?? [:], now: Date()), ())
+        })
+    }
+
+    private func end(_ call: MethodCall, options raw: [String: Variant]) async throws {
+        let options = try Options(raw, allowed: ["passcode": "s", "interactive": "b"])
+        let requireActive: (GuidedAccessModel) throws -> Void = { model in
+            guard model.enabled else { throw GuidedAccessError.notActive("no Guided Access session is active; nothing to end") }
+        }
+        if let passcode = options.get("passcode", String.self) {
+            // The right passcode is authority enough; wrong ones back off in the model.
+            let caller = try await identify(call)
+            do {
+                let changes = try model.with { model in
+                    try requireActive(model)
+                    try model.verifyPasscode(passcode, now: Date())
+                    return try model.end(now: Date())
+                }
+                audit(caller, "end-session", "passcode", .allowed)
+                call.afterReply { self.publish(changes) }
+            } catch let error as GuidedAccessError {
+                audit(caller, "end-session", "passcode", error.isDenial ? .denied : .error(error))
+                throw error
+            }
+            return
+        }
+        try await authorized(call, audit: "end-session", target: "", interactive: options.get("interactive") ?? false,
+                             required: { model in try requireActive(model); return [.endSession] },
+                             change: { model in (try model.end(now: Date()), ()) })
+    }
+
+    /// An app asks to lock or unlock itself. Allowed when its app id is in
+    /// `AllowedApplications` or polkit says yes; it may end only its own session.
+    private func requestSession(_ call: MethodCall, enable: Bool, options raw: [String: Variant]) async throws -> Bool {
+        let options = try Options(raw, allowed: ["reason": "s"])
+        let caller = try await identify(call)
+        let reason = options.get("reason", String.self) ?? ""
+        let (active, lockedApp, listed) = read { ($0.enabled, $0.app, $0.mayRequestSession(app: caller.app)) }
+        if enable && active { return lockedApp == caller.app }
+        if !enable && !active { return true }
+        if enable && !listed {
+            guard case .authorized = await polkit.check(.requestSession, for: caller, interactive: call.allowsInteractiveAuthorization) else {
+                audit(caller, "request-session", reason, .denied)
+                return false
+            }
+        }
+        do {
+            let changes = try model.with { model in
+                enable ? try model.start(app: caller.app, requestedBy: caller.app, now: Date())
+                       : try model.end(requestedBy: caller.app, now: Date())
+            }
+            audit(caller, enable ? "request-session" : "request-session-end", reason, .allowed)
+            call.afterReply { self.publish(changes) }
+            return true
+        } catch let error as GuidedAccessError {
+            audit(caller, "request-session", reason, .error(error))
+            switch error {
+            case .notOwner, .alreadyActive, .notActive: return false
+            default: throw error
+            }
+        }
+    }
+}
