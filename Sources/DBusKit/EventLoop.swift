@@ -152,9 +152,15 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    // Reused on every iteration so that polling allocates nothing.
+    private var active: [OpaquePointer] = []
+    private var fds: [pollfd] = []
+
     private func pollOnce() {
-        let active = watches.filter { dbus_watch_get_enabled($0) != 0 }
-        var fds = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        active.removeAll(keepingCapacity: true)
+        for watch in watches where dbus_watch_get_enabled(watch) != 0 { active.append(watch) }
+        fds.removeAll(keepingCapacity: true)
+        fds.append(pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0))
         for watch in active {
             let flags = dbus_watch_get_flags(watch)
             var events: Int16 = 0
@@ -182,13 +188,16 @@ final class EventLoop: @unchecked Sendable {
 
     private func pollTimeout() -> Int32 {
         if !queue.withLock({ $0.isEmpty }) { return 0 }
-        let deadlines = Array(timeouts.values) + timers.map(\.deadline)
-        guard let nearest = deadlines.min() else { return -1 }
+        var nearest = UInt64.max
+        for deadline in timeouts.values where deadline < nearest { nearest = deadline }
+        for timer in timers where timer.deadline < nearest { nearest = timer.deadline }
+        guard nearest != .max else { return -1 }
         let now = EventLoop.now()
         return nearest <= now ? 0 : Int32(min(nearest - now, 60_000))
     }
 
     private func fireDueTimeouts() {
+        guard !timeouts.isEmpty || !timers.isEmpty else { return }
         let now = EventLoop.now()
         for (timeout, deadline) in timeouts where deadline <= now {
             guard timeouts[timeout] != nil else { continue }

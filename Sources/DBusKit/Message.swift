@@ -25,8 +25,9 @@ public final class Message: @unchecked Sendable {
     /// The caller is prepared to wait for interactive authorization (polkit).
     public let allowsInteractiveAuthorization: Bool
 
-    /// Takes over one reference to `raw` and decodes it.
-    init(adopting raw: OpaquePointer) {
+    /// Takes over one reference to `raw` and decodes it. Messages built here
+    /// pass their `arguments`, so they are not decoded again.
+    init(adopting raw: OpaquePointer, arguments knownArguments: [DBusValue]? = nil) {
         self.raw = raw
         switch dbus_message_get_type(raw) {
         case CDBUS_MESSAGE_TYPE_METHOD_CALL: kind = .methodCall
@@ -42,7 +43,7 @@ public final class Message: @unchecked Sendable {
         destination = dbus_message_get_destination(raw).map { BusName(unchecked: String(cString: $0)) }
         errorName = dbus_message_get_error_name(raw).map { ErrorName(unchecked: String(cString: $0)) }
         signature = Signature(unchecked: String(cString: dbus_message_get_signature(raw)))
-        arguments = MessageReader.values(of: raw)
+        arguments = knownArguments ?? MessageReader.values(of: raw)
         noReplyExpected = dbus_message_get_no_reply(raw) != 0
         allowsInteractiveAuthorization = dbus_message_get_allow_interactive_authorization(raw) != 0
     }
@@ -93,7 +94,7 @@ public final class Message: @unchecked Sendable {
             dbus_message_unref(raw)
             throw error
         }
-        return Message(adopting: raw)
+        return Message(adopting: raw, arguments: arguments)
     }
 
     /// Throws the error this message carries, if it is an error reply.

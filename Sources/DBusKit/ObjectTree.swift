@@ -151,13 +151,14 @@ final class ObjectTree {
         let args = call.message.arguments
         func interface() throws -> Interface {
             guard case .string(let raw)? = args.first else { throw DBusError.invalidArgs("missing interface name") }
-            guard let name = try? InterfaceName(validating: raw), let found = interfaces[name] else {
+            // Only valid names are keys, so an unchecked lookup is safe and cheaper.
+            guard let found = interfaces[InterfaceName(unchecked: raw)] else {
                 throw DBusError.unknownInterface("the object at \(call.path) has no interface \(raw)")
             }
             return found
         }
         func property(of interface: Interface) throws -> Property {
-            guard case .string(let raw) = args[1], let name = try? MemberName(validating: raw), let found = interface.properties[name] else {
+            guard case .string(let raw) = args[1], let found = interface.properties[MemberName(unchecked: raw)] else {
                 throw DBusError.unknownProperty("\(interface.name) has no property \(args[1])")
             }
             return found
