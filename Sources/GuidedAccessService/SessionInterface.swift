@@ -31,7 +31,7 @@ extension GuidedAccessService {
             },
             .method("SetPasscode", in: ["passcode"]) { (call, passcode: String) in
                 try await self.authorized(call, audit: "set-passcode", target: "",
-                                          required: { _ in [.setPasscode] },
+                                          required: { _ in try Self.validatePasscode(passcode); return [.setPasscode] },
                                           change: { model in (try model.setPasscode(passcode), ()) })
             },
             .method("ExtendTimeLimit", in: ["seconds"]) { (call, seconds: UInt64) in
@@ -60,16 +60,49 @@ extension GuidedAccessService {
         } catch {
             throw GuidedAccessError.invalidArgument("disabled-regions: \(error)")
         }
+        let timeLimit = options.get("time-limit", UInt64.self) ?? 0
+        let systemRestrictions = options.get("system-restrictions", [String: String].self) ?? [:]
+        let restrictions = options.get("restrictions", [String: String].self) ?? [:]
         try await authorized(call, audit: "start-session", target: app, required: { model in
+            // Bad input is an InvalidArgument, whatever polkit would say.
+            try Self.validateStart(app: app, timeLimit: timeLimit, systemRestrictions: systemRestrictions,
+                                   disabledRegions: regions, restrictions: restrictions)
             guard !model.enabled else {
                 throw GuidedAccessError.alreadyActive("a session locked to \(model.app) is already active; end it first")
             }
             return [.startSession]
         }, change: { model in
-            (try model.start(app: app, timeLimit: options.get("time-limit") ?? 0,
-                             systemRestrictions: options.get("system-restrictions") ?? [:], disabledRegions: regions,
-                             restrictions: options.get("restrictions") ?? [:], now: Date()), ())
+            (try model.start(app: app, timeLimit: timeLimit, systemRestrictions: systemRestrictions, disabledRegions: regions,
+                             restrictions: restrictions, now: Date()), ())
         })
+    }
+
+    /// Start's arguments checked as the model will check them, so that bad
+    /// input is refused before polkit is asked (validate → authorize).
+    static func validateStart(app: String, timeLimit: UInt64, systemRestrictions: [String: String],
+                              disabledRegions: [Region], restrictions: [String: String]) throws {
+        try AppIdentifier.validate(app)
+        var system: [String: RestrictionState] = [:]
+        for (name, state) in systemRestrictions {
+            system[try SystemRestriction(parsing: name).rawValue] = try RestrictionState(parsing: state)
+        }
+        for (identifier, state) in restrictions {
+            _ = try RestrictionIdentifier(identifier)
+            _ = try RestrictionState(parsing: state)
+        }
+        // Time limit and regions: a throwaway session applies the same rules.
+        var probe = GuidedAccessSession()
+        try probe.start(app: app, timeLimit: timeLimit, systemRestrictions: system, disabledRegions: disabledRegions,
+                        requestedBy: nil, now: Date())
+    }
+
+    /// The passcode's length rule, checked before polkit is asked.
+    static func validatePasscode(_ passcode: String) throws {
+        let range = PasscodeVault.lengthRange
+        guard range.contains(passcode.count) else {
+            throw GuidedAccessError.invalidArgument(
+                "the passcode has \(passcode.count) characters; use \(range.lowerBound) to \(range.upperBound)")
+        }
     }
 
     private func end(_ call: MethodCall, options raw: [String: Variant]) async throws {
@@ -112,6 +145,12 @@ extension GuidedAccessService {
             guard case .authorized = await polkit.check(.requestSession, for: caller, interactive: call.allowsInteractiveAuthorization) else {
                 audit(caller, "request-session", reason, .denied)
                 return false
+            }
+            // A caller that left while polkit was thinking gets nothing changed.
+            guard try await call.connection.owner(of: caller.busName) != nil else {
+                let error = GuidedAccessError.failed("the caller left the bus before authorization finished; nothing was changed")
+                audit(caller, "request-session", reason, .error(error))
+                throw error
             }
         }
         do {

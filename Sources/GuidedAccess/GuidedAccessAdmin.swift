@@ -1,0 +1,400 @@
+import DBusKit
+import Synchronization
+
+/// Administration of the Guided Access service, for tools such as the
+/// `guided-access` CLI: start and end sessions, set the passcode, change
+/// restrictions and features, read the full status, follow every signal.
+///
+/// Every method throws ``GuidedAccessAdminError``. Methods that change
+/// something take `interactive`: when true the call carries D-Bus's
+/// ALLOW_INTERACTIVE_AUTHORIZATION flag, so polkit may ask the person to
+/// authenticate.
+public final class GuidedAccessAdmin: Sendable {
+    /// The bus connection the calls go through.
+    public let connection: Connection
+
+    /// Connects to `bus`.
+    /// - Throws: ``GuidedAccessAdminError`` with reason `.serviceUnavailable`
+    ///   when the bus cannot be reached.
+    public init(bus: BusAddress = .session) throws {
+        ownsConnection = true
+        do {
+            connection = try Connection(bus)
+        } catch {
+            throw GuidedAccessAdminError(reason: .serviceUnavailable, name: (error as? DBusError)?.name.rawValue ?? "",
+                                         message: "cannot connect to the bus: \(error)")
+        }
+    }
+
+    /// Uses an existing connection; the caller keeps closing it.
+    public init(connection: Connection) {
+        self.connection = connection
+        ownsConnection = false
+    }
+
+    private let ownsConnection: Bool
+    private let isClosed = Mutex(false)
+
+    /// libdbus aborts when a private connection is released unclosed.
+    deinit { if ownsConnection { close() } }
+
+    /// Closes the connection (also done when the admin is released); once only,
+    /// as closing twice would join the connection's thread twice.
+    public func close() {
+        let wasClosed = isClosed.withLock { closed in
+            defer { closed = true }
+            return closed
+        }
+        if !wasClosed { connection.close() }
+    }
+
+    private func call(_ interface: InterfaceName, _ member: MemberName, _ arguments: [DBusValue] = [],
+                      interactive: Bool = false) async throws -> [DBusValue] {
+        do {
+            return try await connection.callService(interface, member, arguments, interactive: interactive)
+        } catch {
+            throw GuidedAccessAdminError(error)
+        }
+    }
+
+    // MARK: Session
+
+    /// Everything `org.guidedaccess.GuidedAccess1` reports about the session.
+    public func status() async throws -> GuidedAccessStatus {
+        do {
+            return GuidedAccessStatus(try await connection.serviceProperties(ServiceContract.session))
+        } catch {
+            throw GuidedAccessAdminError(error)
+        }
+    }
+
+    /// Locks the desktop to `app` (`Start`).
+    public func start(app: String, options: GuidedAccessSessionOptions = .init(), interactive: Bool = false) async throws {
+        _ = try await call(ServiceContract.session, "Start", [.string(app), .options(options.wireValue)], interactive: interactive)
+    }
+
+    /// Ends the session (`End`) with the passcode, or with polkit's
+    /// end-session authority when `passcode` is nil or wrong.
+    public func end(passcode: String? = nil, interactive: Bool = false) async throws {
+        var options: [String: Variant] = [:]
+        if let passcode { options["passcode"] = Variant(passcode) }
+        if interactive { options["interactive"] = Variant(true) }
+        _ = try await call(ServiceContract.session, "End", [.options(options)], interactive: interactive)
+    }
+
+    /// Sets the session passcode (`SetPasscode`).
+    public func setPasscode(_ passcode: String, interactive: Bool = false) async throws {
+        _ = try await call(ServiceContract.session, "SetPasscode", [.string(passcode)], interactive: interactive)
+    }
+
+    /// Gives the running session more time (`ExtendTimeLimit`).
+    public func extendTimeLimit(bySeconds seconds: UInt64, interactive: Bool = false) async throws {
+        _ = try await call(ServiceContract.session, "ExtendTimeLimit", [.uint64(seconds)], interactive: interactive)
+    }
+
+    // MARK: Restrictions
+
+    /// Every known custom restriction (`List`).
+    public func restrictions() async throws -> [GuidedAccessRestrictionInfo] {
+        let reply = try await call(ServiceContract.restrictions, "List")
+        guard case .array(_, let rows)? = reply.first else {
+            throw GuidedAccessAdminError(reason: .failed, name: "", message: "List returned no restrictions array")
+        }
+        return rows.compactMap(GuidedAccessRestrictionInfo.init)
+    }
+
+    /// The state of one restriction (`GetState`).
+    public func restrictionState(_ identifier: String) async throws -> GuidedAccessRestrictionState {
+        let reply = try await call(ServiceContract.restrictions, "GetState", [.string(identifier)])
+        guard case .string(let raw)? = reply.first, let state = GuidedAccessRestrictionState(rawValue: raw) else {
+            throw GuidedAccessAdminError(reason: .failed, name: "", message: "GetState returned no state")
+        }
+        return state
+    }
+
+    /// Denies or allows a restriction (`SetState`).
+    public func setRestriction(_ identifier: String, to state: GuidedAccessRestrictionState, interactive: Bool = false) async throws {
+        _ = try await call(ServiceContract.restrictions, "SetState", [.string(identifier), .string(state.rawValue)],
+                           interactive: interactive)
+    }
+
+    /// Sets restrictions back to `allow`; all of them when `identifiers` is empty (`Reset`).
+    public func resetRestrictions(_ identifiers: [String] = [], interactive: Bool = false) async throws {
+        _ = try await call(ServiceContract.restrictions, "Reset", [identifiers.dbusValue], interactive: interactive)
+    }
+
+    // MARK: Features
+
+    /// Every feature's value and where it is stored.
+    public func features() async throws -> [GuidedAccessFeatureInfo] {
+        let properties: [String: Variant]
+        do {
+            properties = try await connection.serviceProperties(ServiceContract.features)
+        } catch {
+            throw GuidedAccessAdminError(error)
+        }
+        let sources = properties["Sources"]?.get([String: String].self) ?? [:]
+        return AccessibilityFeature.allCases.compactMap { feature in
+            guard let enabled = properties[feature.rawValue]?.get(Bool.self) else { return nil }
+            return GuidedAccessFeatureInfo(feature: feature, isEnabled: enabled, source: sources[feature.rawValue] ?? "")
+        }
+    }
+
+    /// Switches a feature (`SetFeature`).
+    public func setFeature(_ feature: AccessibilityFeature, enabled: Bool, interactive: Bool = false) async throws {
+        _ = try await call(ServiceContract.features, "SetFeature", [.string(feature.rawValue), .bool(enabled)],
+                           interactive: interactive)
+    }
+
+    // MARK: Signals
+
+    /// Every signal the service sends, from any of its objects, as it arrives.
+    /// Works before the service starts and across its restarts.
+    public func signals() async throws -> AsyncStream<GuidedAccessSignal> {
+        let messages: AsyncStream<Message>
+        do {
+            messages = try await connection.signals(MatchRule(sender: ServiceContract.busName))
+        } catch {
+            throw GuidedAccessAdminError(error)
+        }
+        return AsyncStream { continuation in
+            let task = Task {
+                for await message in messages { continuation.yield(GuidedAccessSignal(message)) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// True when the service has an owner on the bus right now.
+    public func isServiceRunning() async -> Bool {
+        (try? await connection.owner(of: ServiceContract.busName)) != nil
+    }
+}
+
+/// Why an administrative request failed, with the service's own message.
+public struct GuidedAccessAdminError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The failure classes a script may want to tell apart.
+    public enum Reason: Sendable, Hashable {
+        /// polkit or the service said no (`PermissionDenied`, bus `AccessDenied`).
+        case permissionDenied
+        /// polkit would ask the person, but the call did not allow interaction.
+        case interactiveAuthorizationRequired
+        /// The bus or the service cannot be reached.
+        case serviceUnavailable
+        /// The request needs an active session (`NotActive`).
+        case notActive
+        /// The request needs no session (`AlreadyActive`).
+        case alreadyActive
+        /// The caller does not own what it tries to change (`NotOwner`).
+        case notOwner
+        /// Too many wrong passcodes (`RateLimited`).
+        case rateLimited
+        /// An argument was refused (`InvalidArgument`, `UnknownFeature`).
+        case invalidArgument
+        /// Too many registrations (`QuotaExceeded`).
+        case quotaExceeded
+        /// Anything else (`Failed`, timeouts, unexpected replies).
+        case failed
+    }
+
+    /// The failure class.
+    public let reason: Reason
+    /// The D-Bus error name, or "" for failures found locally.
+    public let name: String
+    /// What was wrong, as the service or the bus said it.
+    public let message: String
+
+    /// Creates an error.
+    public init(reason: Reason, name: String, message: String) {
+        self.reason = reason
+        self.name = name
+        self.message = message
+    }
+
+    /// Classifies a `DBusError` by its name.
+    init(_ error: any Error) {
+        if let error = error as? GuidedAccessAdminError { self = error; return }
+        guard let error = error as? DBusError else {
+            self.init(reason: .failed, name: "", message: String(describing: error))
+            return
+        }
+        let name = error.name.rawValue
+        let reason: Reason
+        switch name {
+        case ServiceContract.errorPrefix + "PermissionDenied", "org.freedesktop.DBus.Error.AccessDenied": reason = .permissionDenied
+        case "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired": reason = .interactiveAuthorizationRequired
+        case ServiceContract.errorPrefix + "NotActive": reason = .notActive
+        case ServiceContract.errorPrefix + "AlreadyActive": reason = .alreadyActive
+        case ServiceContract.errorPrefix + "NotOwner": reason = .notOwner
+        case ServiceContract.errorPrefix + "RateLimited": reason = .rateLimited
+        case ServiceContract.errorPrefix + "InvalidArgument", ServiceContract.errorPrefix + "UnknownFeature",
+             "org.freedesktop.DBus.Error.InvalidArgs": reason = .invalidArgument
+        case ServiceContract.errorPrefix + "QuotaExceeded": reason = .quotaExceeded
+        case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
+             "org.freedesktop.DBus.Error.Disconnected", "org.freedesktop.DBus.Error.NoServer":
+            reason = .serviceUnavailable
+        default:
+            reason = name.hasPrefix("org.freedesktop.DBus.Error.Spawn.") ? .serviceUnavailable : .failed
+        }
+        self.init(reason: reason, name: name, message: error.message)
+    }
+
+    public var description: String { message }
+}
+
+/// Options for ``GuidedAccessAdmin/start(app:options:interactive:)``.
+public struct GuidedAccessSessionOptions: Sendable, Hashable {
+    /// Seconds until the session expires; nil for no limit.
+    public var timeLimit: UInt64?
+    /// Built-in restrictions by name (`sleep-wake-button`, ...) → state.
+    public var systemRestrictions: [String: GuidedAccessRestrictionState]
+    /// Screen regions where input is ignored.
+    public var disabledRegions: [GuidedAccessRegion]
+    /// Custom restriction states to apply for the session.
+    public var restrictions: [String: GuidedAccessRestrictionState]
+
+    /// Creates options; everything defaults to "none".
+    public init(timeLimit: UInt64? = nil, systemRestrictions: [String: GuidedAccessRestrictionState] = [:],
+                disabledRegions: [GuidedAccessRegion] = [], restrictions: [String: GuidedAccessRestrictionState] = [:]) {
+        self.timeLimit = timeLimit
+        self.systemRestrictions = systemRestrictions
+        self.disabledRegions = disabledRegions
+        self.restrictions = restrictions
+    }
+
+    var wireValue: [String: Variant] {
+        var options: [String: Variant] = [:]
+        if let timeLimit { options["time-limit"] = Variant(timeLimit) }
+        if !systemRestrictions.isEmpty { options["system-restrictions"] = Variant(systemRestrictions.mapValues(\.rawValue)) }
+        if !disabledRegions.isEmpty {
+            options["disabled-regions"] = Variant(DBusValue.array(element: "(iiii)", disabledRegions.map(\.wireValue)))
+        }
+        if !restrictions.isEmpty { options["restrictions"] = Variant(restrictions.mapValues(\.rawValue)) }
+        return options
+    }
+}
+
+/// The built-in restrictions every session has, named as on the wire.
+public enum GuidedAccessSystemRestriction: String, Sendable, CaseIterable {
+    case sleepWakeButton = "sleep-wake-button"
+    case volumeButtons = "volume-buttons"
+    case motion
+    case keyboards
+    case touch
+    case notifications
+    case appSwitching = "app-switching"
+    case powerMenu = "power-menu"
+}
+
+/// A screen rectangle in pixels.
+public struct GuidedAccessRegion: Sendable, Hashable {
+    public var x: Int32, y: Int32, width: Int32, height: Int32
+    /// Creates a region.
+    public init(x: Int32, y: Int32, width: Int32, height: Int32) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+    var wireValue: DBusValue { .structure([.int32(x), .int32(y), .int32(width), .int32(height)]) }
+    init?(_ value: DBusValue) {
+        guard case .structure(let fields) = value, fields.count == 4,
+              case .int32(let x) = fields[0], case .int32(let y) = fields[1],
+              case .int32(let width) = fields[2], case .int32(let height) = fields[3] else { return nil }
+        self.init(x: x, y: y, width: width, height: height)
+    }
+}
+
+/// A snapshot of `org.guidedaccess.GuidedAccess1`'s properties.
+public struct GuidedAccessStatus: Sendable, Hashable {
+    /// Interface version.
+    public var version: UInt32
+    /// A session is active.
+    public var isEnabled: Bool
+    /// `inactive`, `active` or `expired`.
+    public var state: String
+    /// The locked app's id, "" when inactive.
+    public var app: String
+    /// Microseconds since the epoch, 0 when inactive.
+    public var startedAt: UInt64
+    /// Seconds, 0 for none.
+    public var timeLimit: UInt64
+    /// Seconds left.
+    public var timeRemaining: UInt64
+    /// Built-in restriction name → `allow`/`deny`.
+    public var systemRestrictions: [String: String]
+    /// Regions where input is ignored.
+    public var disabledRegions: [GuidedAccessRegion]
+    /// A passcode is configured.
+    public var isPasscodeSet: Bool
+    /// Apps that may lock themselves.
+    public var allowedApplications: [String]
+
+    init(_ properties: [String: Variant]) {
+        version = properties["Version"]?.get(UInt32.self) ?? 0
+        isEnabled = properties["Enabled"]?.get(Bool.self) ?? false
+        state = properties["State"]?.get(String.self) ?? ""
+        app = properties["App"]?.get(String.self) ?? ""
+        startedAt = properties["StartedAt"]?.get(UInt64.self) ?? 0
+        timeLimit = properties["TimeLimit"]?.get(UInt64.self) ?? 0
+        timeRemaining = properties["TimeRemaining"]?.get(UInt64.self) ?? 0
+        systemRestrictions = properties["SystemRestrictions"]?.get([String: String].self) ?? [:]
+        if case .array(_, let items)? = properties["DisabledRegions"]?.value {
+            disabledRegions = items.compactMap(GuidedAccessRegion.init)
+        } else {
+            disabledRegions = []
+        }
+        isPasscodeSet = properties["PasscodeSet"]?.get(Bool.self) ?? false
+        allowedApplications = properties["AllowedApplications"]?.get([String].self) ?? []
+    }
+}
+
+/// One row of `Restrictions1.List`.
+public struct GuidedAccessRestrictionInfo: Sendable, Hashable {
+    public var identifier: String
+    public var text: String
+    public var detailText: String
+    public var state: String
+    /// The app that registered it.
+    public var app: String
+    /// Its registering connection is still alive.
+    public var isRegistered: Bool
+
+    init?(_ value: DBusValue) {
+        guard case .structure(let fields) = value, fields.count == 6,
+              case .string(let identifier) = fields[0], case .string(let text) = fields[1],
+              case .string(let detail) = fields[2], case .string(let state) = fields[3],
+              case .string(let app) = fields[4], case .bool(let registered) = fields[5] else { return nil }
+        self.identifier = identifier
+        self.text = text
+        self.detailText = detail
+        self.state = state
+        self.app = app
+        self.isRegistered = registered
+    }
+}
+
+/// A feature's value and where the desktop keeps it.
+public struct GuidedAccessFeatureInfo: Sendable, Hashable {
+    public var feature: AccessibilityFeature
+    public var isEnabled: Bool
+    /// `service`, `gsettings:SCHEMA/KEY`, `atspi`, ...
+    public var source: String
+}
+
+/// A signal from the service.
+public struct GuidedAccessSignal: Sendable {
+    /// The object that sent it.
+    public var path: String
+    /// Its interface.
+    public var interface: String
+    /// Its name.
+    public var member: String
+    /// Its arguments.
+    public var arguments: [DBusValue]
+
+    init(_ message: Message) {
+        path = message.path?.rawValue ?? ""
+        interface = message.interface?.rawValue ?? ""
+        member = message.member?.rawValue ?? ""
+        arguments = message.arguments
+    }
+}

@@ -1,0 +1,150 @@
+import ArgumentParser
+import Foundation
+import GuidedAccess
+
+struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show whether a session is active, for which app, and its settings.")
+
+    @OptionGroup var bus: BusOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        let status = try await bus.withAdmin { try await $0.status() }
+        if json {
+            try emitJSON([
+                "version": Int(status.version), "enabled": status.isEnabled, "state": status.state, "app": status.app,
+                "startedAt": status.startedAt, "timeLimit": status.timeLimit, "timeRemaining": status.timeRemaining,
+                "systemRestrictions": status.systemRestrictions,
+                "disabledRegions": status.disabledRegions.map { [Int($0.x), Int($0.y), Int($0.width), Int($0.height)] },
+                "passcodeSet": status.isPasscodeSet, "allowedApplications": status.allowedApplications,
+            ] as [String: Any])
+            return
+        }
+        var rows: [[String]] = [["Session:", status.state.isEmpty ? (status.isEnabled ? "active" : "inactive") : status.state]]
+        if status.isEnabled {
+            rows.append(["App:", status.app])
+            let started = Date(timeIntervalSince1970: Double(status.startedAt) / 1_000_000)
+            rows.append(["Started:", started.formatted(.iso8601)])
+            rows.append(["Time limit:", status.timeLimit == 0 ? "none"
+                         : "\(formatDuration(status.timeLimit)) (\(formatDuration(status.timeRemaining)) left)"])
+            let denied = status.systemRestrictions.filter { $0.value == "deny" }.keys.sorted()
+            rows.append(["Denied:", denied.isEmpty ? "nothing" : denied.joined(separator: ", ")])
+            rows.append(["Disabled regions:", status.disabledRegions.isEmpty ? "none"
+                         : status.disabledRegions.map { "\($0.x),\($0.y),\($0.width),\($0.height)" }.joined(separator: " ")])
+        }
+        rows.append(["Passcode:", status.isPasscodeSet ? "set" : "not set"])
+        rows.append(["Allowed apps:", status.allowedApplications.isEmpty ? "none" : status.allowedApplications.joined(separator: ", ")])
+        emit(table(rows))
+    }
+}
+
+struct Start: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Lock the desktop to one app.",
+        discussion: "System restrictions: " + GuidedAccessSystemRestriction.allCases.map(\.rawValue).joined(separator: ", "))
+
+    @OptionGroup var bus: BusOptions
+    @Option(help: "The app id to lock to (Flatpak id, systemd app id or executable path).") var app: String
+    @Option(help: "End the session's free time after this long: 10m, 90s, 1h30m or seconds.") var timeLimit: TimeLimit?
+    @Option(help: ArgumentHelp("System restrictions to deny, comma-separated.", valueName: "names"))
+    var deny: [String] = []
+    @Option(help: ArgumentHelp("Custom restrictions to deny for the session, comma-separated.", valueName: "identifiers"))
+    var denyCustom: [String] = []
+    @Option(help: ArgumentHelp("A screen region where input is ignored; repeat for more.", valueName: "x,y,w,h"))
+    var disableRegion: [GuidedAccessRegion] = []
+    @Flag(help: "Let polkit ask for a password if needed.") var interactive = false
+
+    private var deniedSystemRestrictions: [String] {
+        deny.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
+    }
+
+    func validate() throws {
+        let known = Set(GuidedAccessSystemRestriction.allCases.map(\.rawValue))
+        for name in deniedSystemRestrictions where !known.contains(name) {
+            throw ValidationError("'\(name)' is not a system restriction; use one of \(known.sorted().joined(separator: ", "))")
+        }
+        if app.isEmpty { throw ValidationError("--app needs an app id") }
+    }
+
+    func run() async throws {
+        var custom: [String: GuidedAccessRestrictionState] = [:]
+        for identifier in denyCustom.flatMap({ $0.split(separator: ",").map(String.init) }) { custom[identifier] = .deny }
+        let options = GuidedAccessSessionOptions(
+            timeLimit: timeLimit?.seconds,
+            systemRestrictions: Dictionary(uniqueKeysWithValues: deniedSystemRestrictions.map { ($0, .deny) }),
+            disabledRegions: disableRegion, restrictions: custom)
+        try await bus.withAdmin { try await $0.start(app: app, options: options, interactive: interactive) }
+        emit("Guided Access started for \(app)")
+    }
+}
+
+struct End: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "End the session, with the passcode or as an administrator.")
+
+    @OptionGroup var bus: BusOptions
+    @Flag(help: "Read the passcode from standard input (never from the command line).") var passcodeStdin = false
+    @Flag(help: "Let polkit ask for a password if needed.") var interactive = false
+
+    func run() async throws {
+        var passcode: String? = nil
+        if passcodeStdin {
+            guard let line = readSecret(prompt: "Passcode: "), !line.isEmpty else {
+                throw ValidationError("no passcode on standard input")
+            }
+            passcode = line
+        }
+        try await bus.withAdmin { try await $0.end(passcode: passcode, interactive: interactive) }
+        emit("Guided Access ended")
+    }
+}
+
+struct Passcode: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Manage the session passcode.", subcommands: [Set.self])
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set the passcode that ends a session; read from standard input, never from the command line.")
+
+        @OptionGroup var bus: BusOptions
+        @Flag(help: "Let polkit ask for a password if needed.") var interactive = false
+
+        func run() async throws {
+            guard let passcode = readSecret(prompt: "New passcode: "), !passcode.isEmpty else {
+                throw ValidationError("no passcode on standard input; pipe it in, e.g. `echo 1234 | guided-access passcode set`")
+            }
+            try await bus.withAdmin { try await $0.setPasscode(passcode, interactive: interactive) }
+            emit("Passcode set")
+        }
+    }
+}
+
+struct Monitor: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print every signal from the service as it arrives, one line each.")
+
+    @OptionGroup var bus: BusOptions
+    @Flag(help: "Print JSON lines.") var json = false
+    @Option(help: "Stop after this many signals.") var count: Int?
+
+    func run() async throws {
+        try await bus.withAdmin { admin in
+            let signals = try await admin.signals()
+            if !(await admin.isServiceRunning()) {
+                FileHandle.standardError.write(Data("guided-access: the service is not running yet; waiting for it\n".utf8))
+            }
+            var seen = 0
+            for await signal in signals {
+                if json {
+                    try emitJSON(["path": signal.path, "interface": signal.interface, "member": signal.member,
+                                  "arguments": signal.arguments.map(jsonValue)] as [String: Any], compact: true)
+                } else {
+                    emit(([signal.interface + "." + signal.member, signal.path] + signal.arguments.map(\.description))
+                        .joined(separator: " "))
+                }
+                seen += 1
+                if let count, seen >= count { return }
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import GuidedAccess
+
+struct Restrictions: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List, deny, allow and reset apps' custom restrictions.",
+        subcommands: [List.self, Deny.self, Allow.self, Reset.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List every known custom restriction.")
+        @OptionGroup var bus: BusOptions
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() async throws {
+            let restrictions = try await bus.withAdmin { try await $0.restrictions() }
+                .sorted { $0.identifier < $1.identifier }
+            if json {
+                try emitJSON(restrictions.map {
+                    ["identifier": $0.identifier, "text": $0.text, "detail": $0.detailText, "state": $0.state,
+                     "app": $0.app, "registered": $0.isRegistered] as [String: Any]
+                })
+            } else if restrictions.isEmpty {
+                emit("No custom restrictions are known. Apps declare them while they run.")
+            } else {
+                emit(table([["IDENTIFIER", "STATE", "REGISTERED", "APP", "TEXT"]] + restrictions.map {
+                    [$0.identifier, $0.state, $0.isRegistered ? "yes" : "no", $0.app.isEmpty ? "-" : $0.app, $0.text]
+                }))
+            }
+        }
+    }
+
+    struct Deny: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Deny a custom restriction.")
+        @OptionGroup var bus: BusOptions
+        @Argument(help: "The restriction's identifier.") var identifier: String
+        @Flag(help: "Let polkit ask for a password if needed.") var interactive = false
+
+        func run() async throws {
+            try await bus.withAdmin { try await $0.setRestriction(identifier, to: .deny, interactive: interactive) }
+            emit("\(identifier): deny")
+        }
+    }
+
+    struct Allow: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Allow a custom restriction.")
+        @OptionGroup var bus: BusOptions
+        @Argument(help: "The restriction's identifier.") var identifier: String
+        @Flag(help: "Let polkit ask for a password if needed.") var interactive = false
+
+        func run() async throws {
+            try await bus.withAdmin { try await $0.setRestriction(identifier, to: .allow, interactive: interactive) }
+            emit("\(identifier): allow")
+        }
+    }
+
+    struct Reset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set restrictions back to allow; all of them when none are named.")
+        @OptionGroup var bus: BusOptions
+        @Argument(help: "Identifiers to reset.") var identifiers: [String] = []
+        @Flag(help: "Let polkit ask for a password if needed.") var interactive = false
+
+        func run() async throws {
+            try await bus.withAdmin { try await $0.resetRestrictions(identifiers, interactive: interactive) }
+            emit(identifiers.isEmpty ? "All restrictions reset to allow" : "Reset to allow: \(identifiers.joined(separator: ", "))")
+        }
+    }
+}
+
+extension AccessibilityFeature: ExpressibleByArgument {
+    public init?(argument: String) { self.init(name: argument) }
+    public static var allValueStrings: [String] { allCases.map(\.kebabName) }
+}
+
+struct Features: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show and switch accessibility features.", subcommands: [List.self, Set.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show every feature, its value and where it is stored.")
+        @OptionGroup var bus: BusOptions
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() async throws {
+            let features = try await bus.withAdmin { try await $0.features() }
+            if json {
+                try emitJSON(features.map {
+                    ["name": $0.feature.rawValue, "enabled": $0.isEnabled, "source": $0.source] as [String: Any]
+                })
+            } else {
+                emit(table([["FEATURE", "STATE", "SOURCE"]] + features.map {
+                    ["\($0.feature.rawValue) (\($0.feature.kebabName))", $0.isEnabled ? "on" : "off", $0.source]
+                }))
+            }
+        }
+    }
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Switch a feature on or off.")
+        @OptionGroup var bus: BusOptions
+        @Argument(help: "The feature: property name (ReduceMotion) or kebab-case (reduce-motion).")
+        var name: AccessibilityFeature
+        @Argument(help: "on or off.") var value: Switch
+        @Flag(help: "Let polkit ask for a password if needed.") var interactive = false
+
+        func run() async throws {
+            try await bus.withAdmin { try await $0.setFeature(name, enabled: value.isOn, interactive: interactive) }
+            emit("\(name.rawValue): \(value.rawValue)")
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import ArgumentParser
+import DBusKit
+import Foundation
+import GuidedAccess
+
+/// Options every command shares.
+struct BusOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("D-Bus address of the bus the service is on.",
+                               discussion: "Default: $GUIDED_ACCESS_BUS_ADDRESS, else the session bus.",
+                               valueName: "address"))
+    var address: String?
+
+    var explicitAddress: String? {
+        if let address, !address.isEmpty { return address }
+        if let fromEnvironment = ProcessInfo.processInfo.environment["GUIDED_ACCESS_BUS_ADDRESS"], !fromEnvironment.isEmpty {
+            return fromEnvironment
+        }
+        return nil
+    }
+
+    /// Connects, runs `body`, and turns service errors into messages and exit codes.
+    func withAdmin<T>(_ body: (GuidedAccessAdmin) async throws -> T) async throws -> T {
+        do {
+            let admin = try GuidedAccessAdmin(bus: explicitAddress.map { .address($0) } ?? .session)
+            defer { admin.close() }
+            return try await body(admin)
+        } catch let error as GuidedAccessAdminError {
+            throw report(error)
+        }
+    }
+
+    /// Prints what went wrong and what to do; returns the exit code to throw.
+    func report(_ error: GuidedAccessAdminError) -> ExitCode {
+        let (status, text): (Int32, String)
+        switch error.reason {
+        case .permissionDenied, .interactiveAuthorizationRequired:
+            (status, text) = (ExitStatus.notAuthorized,
+                              "not authorized: \(error.message)\nrun with --interactive or ask an administrator")
+        case .serviceUnavailable:
+            let check = explicitAddress == nil ? "check DBUS_SESSION_BUS_ADDRESS" : "check --address / GUIDED_ACCESS_BUS_ADDRESS"
+            (status, text) = (ExitStatus.unreachable,
+                              "the Guided Access service is not running: start guided-accessd or \(check)\n(\(error.message))")
+        case .notActive, .alreadyActive, .notOwner:
+            (status, text) = (ExitStatus.invalidState, error.message)
+        case .rateLimited:
+            (status, text) = (ExitStatus.rateLimited, error.message)
+        case .invalidArgument:
+            (status, text) = (ExitStatus.usage, error.message)
+        case .quotaExceeded, .failed:
+            (status, text) = (ExitStatus.failure, error.message.isEmpty ? error.name : error.message)
+        }
+        printError(text)
+        return ExitCode(status)
+    }
+}
+
+/// Writes `guided-access: error: …` to stderr.
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data("guided-access: error: \(text)\n".utf8))
+}
+
+/// Prints a line and flushes, so pipes see it at once.
+func emit(_ line: String) {
+    print(line)
+    fflush(nil)
+}
+
+/// Prints `object` as JSON (sorted keys; one line when `compact`).
+func emitJSON(_ object: Any, compact: Bool = false) throws {
+    var options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
+    if !compact { options.insert(.prettyPrinted) }
+    let data = try JSONSerialization.data(withJSONObject: object, options: options)
+    emit(String(decoding: data, as: UTF8.self))
+}
+
+/// Columns padded to the widest cell; the last column is not padded.
+func table(_ rows: [[String]]) -> String {
+    guard let columns = rows.map(\.count).max() else { return "" }
+    var widths = [Int](repeating: 0, count: columns)
+    for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
+    return rows.map { row in
+        row.enumerated().map { index, cell in
+            index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+        }.joined(separator: "  ")
+    }.joined(separator: "\n")
+}
+
+/// `10m`, `90s`, `1h30m` or plain seconds (`600`).
+struct TimeLimit: ExpressibleByArgument {
+    let seconds: UInt64
+
+    init?(argument: String) {
+        if let plain = UInt64(argument) { seconds = plain; return }
+        var total: UInt64 = 0
+        var number = ""
+        var sawUnit = false
+        for character in argument.lowercased() {
+            if character.isASCII, character.isNumber { number.append(character); continue }
+            let factor: UInt64
+            switch character {
+            case "h": factor = 3600
+            case "m": factor = 60
+            case "s": factor = 1
+            default: return nil
+            }
+            guard let value = UInt64(number) else { return nil }
+            let (product, overflow) = value.multipliedReportingOverflow(by: factor)
+            guard !overflow else { return nil }
+            total += product
+            number = ""
+            sawUnit = true
+        }
+        guard sawUnit, number.isEmpty, total > 0 else { return nil }
+        seconds = total
+    }
+
+    static var defaultValueDescription: String { "10m|90s|1h30m|600" }
+}
+
+/// `x,y,width,height`.
+extension GuidedAccessRegion: ExpressibleByArgument {
+    public init?(argument: String) {
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
+            .map { Int32($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4, let x = parts[0], let y = parts[1], let width = parts[2], let height = parts[3],
+              width > 0, height > 0 else { return nil }
+        self.init(x: x, y: y, width: width, height: height)
+    }
+}
+
+/// `on`/`off` (also true/false, yes/no, 1/0).
+enum Switch: String, ExpressibleByArgument, CaseIterable {
+    case on, off
+
+    init?(argument: String) {
+        switch argument.lowercased() {
+        case "on", "true", "yes", "1", "enable", "enabled": self = .on
+        case "off", "false", "no", "0", "disable", "disabled": self = .off
+        default: return nil
+        }
+    }
+
+    var isOn: Bool { self == .on }
+}
+
+/// Seconds as `1h30m`, `10m`, `45s`.
+func formatDuration(_ seconds: UInt64) -> String {
+    if seconds == 0 { return "0s" }
+    let hours = seconds / 3600, minutes = seconds % 3600 / 60, rest = seconds % 60
+    var text = ""
+    if hours > 0 { text += "\(hours)h" }
+    if minutes > 0 { text += "\(minutes)m" }
+    if rest > 0 { text += "\(rest)s" }
+    return text
+}
+
+/// Reads one secret line from stdin; prompts without echo on a terminal.
+func readSecret(prompt: String) -> String? {
+    let terminal = isatty(STDIN_FILENO) != 0
+    var saved = termios()
+    if terminal {
+        FileHandle.standardError.write(Data(prompt.utf8))
+        tcgetattr(STDIN_FILENO, &saved)
+        var silent = saved
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+    }
+    defer {
+        if terminal {
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+            FileHandle.standardError.write(Data("\n".utf8))
+        }
+    }
+    return readLine(strippingNewline: true)
+}
+
+/// A D-Bus value as a JSON value: variants unwrapped, structs as arrays,
+/// string-keyed dictionaries as objects.
+func jsonValue(_ value: DBusValue) -> Any {
+    switch value {
+    case .byte(let v): return Int(v)
+    case .bool(let v): return v
+    case .int16(let v): return Int(v)
+    case .uint16(let v): return Int(v)
+    case .int32(let v): return Int(v)
+    case .uint32(let v): return Int(v)
+    case .int64(let v): return v
+    case .uint64(let v): return v
+    case .double(let v): return v
+    case .string(let v): return v
+    case .objectPath(let v): return v.rawValue
+    case .signature(let v): return v.rawValue
+    case .unixFD(let v): return Int(v)
+    case .array(_, let items): return items.map(jsonValue)
+    case .structure(let fields): return fields.map(jsonValue)
+    case .variant(let inner): return jsonValue(inner)
+    case .dictionary(_, _, let entries):
+        var object: [String: Any] = [:]
+        for entry in entries {
+            let key: String = switch entry.key {
+            case .string(let s): s
+            case .objectPath(let p): p.rawValue
+            default: entry.key.description
+            }
+            object[key] = jsonValue(entry.value)
+        }
+        return object
+    }
+}

@@ -1,1 +1,0 @@
-print("guided-access: not yet implemented")

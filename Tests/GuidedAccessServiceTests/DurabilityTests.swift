@@ -1,0 +1,92 @@
+import DBusKit
+import DBusTesting
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// State survives crashes; a corrupt state file is kept aside, never trusted.
+@Suite("Durability", .timeLimit(.minutes(2)))
+struct DurabilityTests {
+    @Test("kill -9 during an active session: after a restart on the same state dir the session and restriction states are back",
+          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+    func killAndRestart() async throws {
+        try await withHarness(.init(polkit: .real())) { h in
+            let client = try h.connect()
+            _ = try await h.python("""
+                bus = connect()
+                iface(bus, RESTRICTIONS).Register(dbus.Array([("com.example.shop.purchase", "Buy", "Pay money")], signature="(sss)"))
+                done(ok=True)
+                """)
+            #expect(try await h.busctlCall(GA.restrictions, "SetState", ["ss", "com.example.shop.purchase", "deny"]).ok)
+            #expect(try await h.gdbus(GA.session, "SetPasscode", ["'13579'"]).ok)
+            let start = try await h.gdbus(GA.session, "Start", [
+                "'org.example.Exam'",
+                "{'time-limit': <uint64 3600>, 'system-restrictions': <{'touch': 'deny', 'power-menu': 'deny'}>, "
+                    + "'disabled-regions': <[(10, 20, 30, 40)]>, 'restrictions': <{'com.example.shop.refund': 'deny'}>}",
+            ])
+            #expect(start.ok, "\(start)")
+            h.stopPolkit()
+
+            let names = ["Enabled", "State", "App", "StartedAt", "TimeLimit", "SystemRestrictions", "DisabledRegions", "PasscodeSet"]
+            var before: [String: DBusValue] = [:]
+            for name in names { before[name] = try await client.property(GA.session, name) }
+            let listBefore = try await client.list()
+            #expect(before["State"] == .string("active"))
+
+            let oldPID = try #require(h.daemonPID)
+            try await h.killDaemon()
+            #expect(kill(oldPID, 0) != 0 || (try? String(contentsOfFile: "/proc/\(oldPID)/stat", encoding: .utf8))?.contains(") Z") == true)
+            try await h.startDaemon()
+            #expect(h.daemonPID != oldPID)
+
+            for name in names {
+                #expect(try await client.property(GA.session, name) == before[name], "\(name)")
+            }
+            let remaining = try await client.property(GA.session, "TimeRemaining", as: UInt64.self)
+            #expect(remaining > 3500 && remaining <= 3600)
+            #expect(try await client.list() == listBefore)
+            #expect(try await h.gdbus(GA.restrictions, "GetState", ["'com.example.shop.purchase'"]).output == "('deny',)")
+            #expect(try await h.gdbus(GA.restrictions, "GetState", ["'com.example.shop.refund'"]).output == "('deny',)")
+            #expect(try await client.ga(GA.restrictions, "IsAllowed", [.string("com.example.shop.purchase")]) == [.bool(false)])
+            // The restriction object is exported again.
+            let path = GA.restrictionPath("com.example.shop.purchase")
+            #expect(try await h.busctl(getProperty(GA.restriction, "State", path: path)).output == #"s "deny""#)
+            #expect(try await h.busctl(getProperty(GA.restriction, "Registered", path: path)).output == "b false")
+            // And only the passcode (polkit is gone) ends it.
+            #expect(await client.gaError(GA.session, "End", [options([:])]) == GA.error("PermissionDenied"))
+            #expect(await client.gaError(GA.session, "End", [options(["passcode": .string("13579")])]) == nil)
+            #expect(try await client.state() == "inactive")
+        }
+    }
+
+    @Test("A corrupt state.json: the daemon starts fresh, keeps the file aside as state.json.corrupt-*, and warns on stderr",
+          .enabled(if: Requirements.canRunDaemon, Requirements.daemonReason),
+          arguments: ["{ this is not json", "[1, 2, 3]", "\u{0}\u{1}garbage\u{FF}"])
+    func corruptState(_ garbage: String) async throws {
+        try await withHarness(.init(startDaemon: false)) { h in
+            let statePath = h.stateDirectory.appendingPathComponent("state.json")
+            try Data(garbage.utf8).write(to: statePath)
+            try await h.startDaemon()
+
+            let client = try h.connect()
+            #expect(try await client.ga("org.freedesktop.DBus.Peer", "Ping") == [])
+            #expect(try await client.state() == "inactive")
+            #expect(try await client.list() == [])
+            let files = try FileManager.default.contentsOfDirectory(atPath: h.stateDirectory.path)
+            let aside = files.filter { $0.hasPrefix("state.json.corrupt-") }
+            #expect(aside.count == 1, "\(files)")
+            if let name = aside.first {
+                let kept = try Data(contentsOf: h.stateDirectory.appendingPathComponent(name))
+                #expect(kept == Data(garbage.utf8))
+            }
+            let warnings = h.log().split(separator: "\n").filter { $0.contains("level=warning") && $0.contains("state.json.corrupt-") }
+            #expect(!warnings.isEmpty, "\(h.log())")
+
+            // The fresh state works and is saved.
+            _ = try await client.ga(GA.restrictions, "Register", [declarations([("com.example.app.fresh", "Fresh", "")])])
+            #expect(try await client.list().count == 1)
+        }
+    }
+}

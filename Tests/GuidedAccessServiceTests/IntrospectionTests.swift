@@ -1,0 +1,137 @@
+import DBusKit
+import DBusTesting
+import Foundation
+import Testing
+
+/// The served interfaces equal the contract in `dbus/*.xml`, and busctl shows it.
+@Suite("Introspection and busctl", .timeLimit(.minutes(2)))
+struct IntrospectionTests {
+    /// The `<interface ...>...</interface>` elements of an XML text, verbatim.
+    static func interfaceElements(_ xml: String) -> [String: String] {
+        var result: [String: String] = [:]
+        var rest = Substring(xml)
+        while let open = rest.range(of: "<interface name=\"") {
+            guard let close = rest[open.upperBound...].range(of: "</interface>") else { break }
+            let element = String(rest[open.lowerBound..<close.upperBound])
+            let name = String(rest[open.upperBound...].prefix { $0 != "\"" })
+            result[name] = element
+            rest = rest[close.upperBound...]
+        }
+        return result
+    }
+
+    static func contractFiles() throws -> [String: String] {
+        var elements: [String: String] = [:]
+        for file in Paths.introspectionFiles {
+            let found = interfaceElements(try String(contentsOf: file, encoding: .utf8))
+            #expect(found.count == 1, "\(file.lastPathComponent) should hold one interface")
+            elements.merge(found) { first, _ in first }
+        }
+        return elements
+    }
+
+    @Test("Golden: --print-introspection and the live objects serve each dbus/org.guidedaccess.*.xml interface verbatim",
+          .enabled(if: Requirements.canRunDaemon, Requirements.daemonReason))
+    func golden() async throws {
+        let contract = try Self.contractFiles()
+        #expect(Set(contract.keys) == [GA.session, GA.features, GA.restrictions, GA.restriction])
+
+        let printed = try await ProcessRunner.run([Paths.daemon, "--print-introspection"], timeout: .seconds(20))
+        #expect(printed.status == 0, "\(printed.stderr)")
+        for (name, element) in contract {
+            #expect(printed.stdout.contains(element), "--print-introspection differs from dbus/\(name).xml")
+        }
+        #expect(Set(Self.interfaceElements(printed.stdout).keys) == Set(contract.keys))
+
+        try await withHarness { h in
+            let client = try h.connect()
+            _ = try await client.ga(GA.restrictions, "Register", [declarations([("com.example.app.golden", "Golden", "")])])
+            let live = try await client.ga("org.freedesktop.DBus.Introspectable", "Introspect")
+            guard case .string(let xml)? = live.first else { Issue.record("Introspect gave \(live)"); return }
+            for name in [GA.session, GA.features, GA.restrictions] {
+                #expect(xml.contains(try #require(contract[name])), "live \(name) differs from dbus/\(name).xml")
+            }
+            for standard in ["org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Introspectable",
+                             "org.freedesktop.DBus.Peer", "org.freedesktop.DBus.ObjectManager"] {
+                #expect(xml.contains("<interface name=\"\(standard)\">"), "\(standard) missing")
+            }
+            let objectXML = try await client.ga("org.freedesktop.DBus.Introspectable", "Introspect",
+                                                path: GA.restrictionPath("com.example.app.golden"))
+            guard case .string(let restrictionXML)? = objectXML.first else { Issue.record("Introspect gave \(objectXML)"); return }
+            #expect(restrictionXML.contains(try #require(contract[GA.restriction])))
+        }
+    }
+
+    @Test("busctl tree, introspect and get-property show the contract",
+          .enabled(if: Requirements.canRunDaemon, Requirements.daemonReason))
+    func busctlShowsTheContract() async throws {
+        try await withHarness { h in
+            let client = try h.connect()
+            _ = try await client.ga(GA.restrictions, "Register", [declarations([("com.example.app.busctl", "Shown", "In busctl")])])
+            let objectPath = GA.restrictionPath("com.example.app.busctl")
+
+            let tree = try await h.busctl(["tree", GA.busName])
+            #expect(tree.ok, "\(tree)")
+            #expect(tree.stdout.contains(GA.path))
+            #expect(tree.stdout.contains(objectPath), "\(tree.stdout)")
+
+            let introspect = try await h.busctl(["introspect", GA.busName, GA.path])
+            #expect(introspect.ok, "\(introspect)")
+            let rows = introspect.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+            func row(_ name: String) -> [String]? { rows.first { $0.first == name } }
+            for interface in [GA.session, GA.features, GA.restrictions, "org.freedesktop.DBus.ObjectManager",
+                              "org.freedesktop.DBus.Peer", "org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Introspectable"] {
+                #expect(row(interface)?.dropFirst().first == "interface", "\(interface) not in busctl introspect")
+            }
+            let expected: [(String, String, String)] = [
+                (".Start", "method", "sa{sv}"), (".End", "method", "a{sv}"), (".RequestSession", "method", "ba{sv}"),
+                (".SetPasscode", "method", "s"), (".ExtendTimeLimit", "method", "t"),
+                (".SetFeature", "method", "sb"), (".ConfigureForGuidedAccess", "method", "asb"),
+                (".Register", "method", "a(sss)"), (".Unregister", "method", "as"), (".GetState", "method", "s"),
+                (".IsAllowed", "method", "s"), (".SetState", "method", "ss"), (".Reset", "method", "as"), (".List", "method", "-"),
+                (".Version", "property", "u"), (".Enabled", "property", "b"), (".State", "property", "s"),
+                (".App", "property", "s"), (".StartedAt", "property", "t"), (".TimeLimit", "property", "t"),
+                (".TimeRemaining", "property", "t"), (".SystemRestrictions", "property", "a{ss}"),
+                (".DisabledRegions", "property", "a(iiii)"), (".PasscodeSet", "property", "b"),
+                (".AllowedApplications", "property", "as"), (".Sources", "property", "a{ss}"),
+                (".ScreenReader", "property", "b"), (".VisualBell", "property", "b"),
+                (".StatusChanged", "signal", "b"), (".TimeLimitWarning", "signal", "t"), (".TimeExpired", "signal", "-"),
+                (".RestrictionChanged", "signal", "ss"),
+            ]
+            for (name, kind, signature) in expected {
+                #expect(row(name).map { Array($0.dropFirst().prefix(2)) } == [kind, signature], "\(name): \(row(name) ?? [])")
+            }
+            #expect(row(".Version")?.suffix(2) == ["1", "const"])
+            #expect(row(".TimeRemaining")?.last != "emits-change")
+            #expect(row(".List").map { $0.count >= 4 && $0[3] == "a(sssssb)" } == true)
+            #expect(row(".Register").map { $0.count >= 4 && $0[3] == "ao" } == true)
+
+            let objectIntrospect = try await h.busctl(["introspect", GA.busName, objectPath, GA.restriction])
+            #expect(objectIntrospect.ok, "\(objectIntrospect)")
+            for property in [".Identifier", ".Text", ".DetailText", ".State", ".App", ".Registered"] {
+                #expect(objectIntrospect.stdout.contains(property), "\(property)")
+            }
+
+            #expect(try await h.busctl(getProperty(GA.session, "Version")).output == "u 1")
+            #expect(try await h.busctl(getProperty(GA.session, "State")).output == #"s "inactive""#)
+            #expect(try await h.busctl(getProperty(GA.session, "Enabled")).output == "b false")
+            #expect(try await h.busctl(getProperty(GA.session, "App")).output == #"s """#)
+            #expect(try await h.busctl(getProperty(GA.session, "TimeLimit")).output == "t 0")
+            #expect(try await h.busctl(getProperty(GA.session, "DisabledRegions")).output == "a(iiii) 0")
+            #expect(try await h.busctl(getProperty(GA.session, "AllowedApplications")).output == "as 0")
+            let system = try await h.busctl(["--json=short"] + getProperty(GA.session, "SystemRestrictions"))
+            let json = try JSONSerialization.jsonObject(with: Data(system.stdout.utf8)) as? [String: Any]
+            #expect(json?["type"] as? String == "a{ss}")
+            #expect((json?["data"] as? [String: String])?.count == 8)
+            #expect((json?["data"] as? [String: String])?.values.allSatisfy { $0 == "allow" } == true)
+            #expect(try await h.busctl(getProperty(GA.restriction, "Identifier", path: objectPath)).output == #"s "com.example.app.busctl""#)
+            #expect(try await h.busctl(getProperty(GA.restriction, "DetailText", path: objectPath)).output == #"s "In busctl""#)
+            #expect(try await h.busctl(getProperty(GA.restriction, "Registered", path: objectPath)).output == "b true")
+
+            // Properties are read-only.
+            let set = try await h.busctl(["set-property", GA.busName, GA.path, GA.session, "State", "s", "active"])
+            #expect(!set.ok)
+            #expect(try await client.state() == "inactive")
+        }
+    }
+}

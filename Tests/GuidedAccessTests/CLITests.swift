@@ -1,0 +1,248 @@
+import DBusKit
+import DBusTesting
+import Foundation
+import GuidedAccess
+import Testing
+
+/// The built `guided-access` binary against the daemon.
+@Suite("guided-access CLI")
+struct CLITests {
+    static func json(_ text: String) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(text.utf8))
+    }
+
+    @Test("usage errors exit 2 without touching the bus")
+    func usageErrors() async throws {
+        let cli = Binaries.cli
+        try #require(FileManager.default.isExecutableFile(atPath: cli), "build guided-access first")
+        for arguments in [["start"], ["start", "--app", "x", "--time-limit", "5q"], ["start", "--app", "x", "--deny", "toaster"],
+                          ["start", "--app", "x", "--disable-region", "1,2,3"], ["features", "set", "Bogus", "on"],
+                          ["features", "set", "reduce-motion", "maybe"], ["restrictions", "deny"], ["frobnicate"]] {
+            let result = try await ProcessRunner.run([cli] + arguments + ["--address", "unix:path=/nonexistent"])
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.isEmpty)
+        }
+        let help = try await ProcessRunner.run([cli, "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("Exit status"))
+    }
+
+    @Test("an unreachable bus exits 4 and says what to do")
+    func unreachable() async throws {
+        let result = try await ProcessRunner.run([Binaries.cli, "status", "--address", "unix:path=/nonexistent/bus"])
+        #expect(result.status == 4)
+        #expect(result.stderr.contains("start guided-accessd"))
+    }
+
+    @Test("a bus without the service exits 4",
+          .enabled(if: ProcessRunner.findExecutable(named: "dbus-daemon") != nil, "needs dbus-daemon"))
+    func serviceMissing() async throws {
+        let bus = try PrivateBus.startSession()
+        defer { bus.stop() }
+        let result = try await ProcessRunner.run([Binaries.cli, "restrictions", "list"],
+                                                 environment: ["GUIDED_ACCESS_BUS_ADDRESS": bus.address])
+        #expect(result.status == 4, "\(result.stderr)")
+        #expect(result.stderr.contains("not running"))
+    }
+
+    @Test("status, start, passcode, end: output, JSON and exit codes",
+          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
+    func sessionLifecycle() async throws {
+        let fixture = try await ServiceFixture.start(polkit: true)
+        defer { fixture.stop() }
+
+        var result = try await fixture.cli(["status"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("inactive"))
+        result = try await fixture.cli(["status", "--json"])
+        var status = try #require(try Self.json(result.stdout) as? [String: Any])
+        #expect(status["enabled"] as? Bool == false)
+        #expect(status["state"] as? String == "inactive")
+
+        result = try await fixture.cli(["end"])
+        #expect(result.status == 5, "ending without a session is an invalid state: \(result.stderr)")
+
+        result = try await fixture.cli(["start", "--app", "/usr/bin/kiosk", "--time-limit", "1h30m",
+                                        "--deny", "sleep-wake-button,volume-buttons", "--deny", "touch",
+                                        "--disable-region", "0,0,100,50", "--disable-region", "10,20,30,40"])
+        #expect(result.status == 0, "\(result.stderr)\n\(fixture.daemonLog())")
+        result = try await fixture.cli(["status", "--json"])
+        status = try #require(try Self.json(result.stdout) as? [String: Any])
+        #expect(status["enabled"] as? Bool == true)
+        #expect(status["app"] as? String == "/usr/bin/kiosk")
+        #expect(status["timeLimit"] as? Int == 5400)
+        let system = status["systemRestrictions"] as? [String: String] ?? [:]
+        #expect(system["sleep-wake-button"] == "deny" && system["volume-buttons"] == "deny" && system["touch"] == "deny")
+        #expect(system["motion"] == "allow")
+        #expect(status["disabledRegions"] as? [[Int]] == [[0, 0, 100, 50], [10, 20, 30, 40]])
+        result = try await fixture.cli(["status"])
+        #expect(result.stdout.contains("/usr/bin/kiosk") && result.stdout.contains("1h30m"))
+
+        result = try await fixture.cli(["start", "--app", "/usr/bin/other"])
+        #expect(result.status == 5, "a second start is an invalid state: \(result.stderr)")
+
+        result = try await fixture.cli(["passcode", "set"], stdin: "")
+        #expect(result.status == 2, "an empty passcode is a usage error")
+        result = try await fixture.cli(["passcode", "set"], stdin: "4711\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        result = try await fixture.cli(["status", "--json"])
+        status = try #require(try Self.json(result.stdout) as? [String: Any])
+        #expect(status["passcodeSet"] as? Bool == true)
+
+        if ProcessRunner.canRunUnprivileged {
+            result = try await fixture.cli(["end", "--passcode-stdin"], stdin: "4711\n", asNobody: true)
+            #expect(result.status == 3, "another user is not authorized: \(result.stderr)")
+            #expect(result.stderr.contains("not authorized"))
+        }
+
+        result = try await fixture.cli(["end", "--passcode-stdin"], stdin: "4711\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        result = try await fixture.cli(["status", "--json"])
+        status = try #require(try Self.json(result.stdout) as? [String: Any])
+        #expect(status["enabled"] as? Bool == false)
+    }
+
+    @Test("restrictions and features: list (table and JSON), deny, allow, reset, set",
+          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
+    func restrictionsAndFeatures() async throws {
+        let fixture = try await ServiceFixture.start(polkit: true)
+        defer { fixture.stop() }
+        let client = GuidedAccessClient(address: fixture.address)
+        let delegate = RecordingDelegate(["org.example.cli.purchase", "org.example.cli.print"])
+        try await client.setRestrictionDelegate(delegate)
+
+        var result = try await fixture.cli(["restrictions", "list"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("IDENTIFIER"))
+        #expect(result.stdout.contains("org.example.cli.purchase") && result.stdout.contains("Text for org.example.cli.print"))
+
+        result = try await fixture.cli(["restrictions", "deny", "org.example.cli.purchase"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(await next(delegate.changes) == GuidedAccessRestrictionChange(identifier: "org.example.cli.purchase", state: .deny))
+
+        result = try await fixture.cli(["restrictions", "list", "--json"])
+        let rows = try #require(try Self.json(result.stdout) as? [[String: Any]])
+        let purchase = try #require(rows.first { $0["identifier"] as? String == "org.example.cli.purchase" })
+        #expect(purchase["state"] as? String == "deny")
+        #expect(purchase["registered"] as? Bool == true)
+        #expect(purchase["app"] as? String == Binaries.selfExecutable)
+        #expect(purchase["text"] as? String == "Text for org.example.cli.purchase")
+
+        result = try await fixture.cli(["restrictions", "deny", "not a valid identifier"])
+        #expect(result.status == 2, "an identifier the service refuses is a usage error: \(result.stderr)")
+
+        result = try await fixture.cli(["restrictions", "allow", "org.example.cli.purchase"])
+        #expect(result.status == 0)
+        #expect(await next(delegate.changes)?.state == .allow)
+        _ = try await fixture.cli(["restrictions", "deny", "org.example.cli.print"])
+        #expect(await next(delegate.changes)?.state == .deny)
+        result = try await fixture.cli(["restrictions", "reset"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(await next(delegate.changes) == GuidedAccessRestrictionChange(identifier: "org.example.cli.print", state: .allow))
+
+        result = try await fixture.cli(["features", "list"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("ReduceMotion (reduce-motion)"))
+        result = try await fixture.cli(["features", "set", "reduce-motion", "on"])
+        #expect(result.status == 0, "\(result.stderr)")
+        result = try await fixture.cli(["features", "set", "BoldText", "on"])
+        #expect(result.status == 0, "\(result.stderr)")
+        result = try await fixture.cli(["features", "list", "--json"])
+        let features = try #require(try Self.json(result.stdout) as? [[String: Any]])
+        #expect(features.count == AccessibilityFeature.allCases.count)
+        #expect(features.first { $0["name"] as? String == "ReduceMotion" }?["enabled"] as? Bool == true)
+        #expect(features.first { $0["name"] as? String == "BoldText" }?["enabled"] as? Bool == true)
+        #expect(features.first { $0["name"] as? String == "Zoom" }?["enabled"] as? Bool == false)
+        #expect(await eventually { client.isReduceMotionEnabled && client.isBoldTextEnabled })
+    }
+
+    @Test("monitor prints each signal as one JSON line as it arrives",
+          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
+    func monitor() async throws {
+        let fixture = try await ServiceFixture.start(polkit: true)
+        defer { fixture.stop() }
+        // Runs until killed: what it printed must already be on stdout (flushed per line).
+        async let monitored: String = {
+            do {
+                let result = try await ProcessRunner.run(
+                    [Binaries.cli, "monitor", "--json", "--address", fixture.address], timeout: .seconds(6))
+                return "exited early with \(result.status): \(result.stderr)"
+            } catch let failure as ProcessRunner.Failure {
+                return failure.stdout
+            } catch {
+                return "\(error)"
+            }
+        }()
+        try await Task.sleep(for: .seconds(2))  // let it subscribe
+        let admin = try fixture.admin()
+        defer { admin.close() }
+        try await admin.setRestriction("org.example.monitor.thing", to: .deny)
+        try await admin.start(app: "/usr/bin/kiosk")
+        let output = await monitored
+        let lines = output.split(separator: "\n").map(String.init)
+        let events = lines.compactMap { try? Self.json($0) as? [String: Any] }
+        #expect(events.count == lines.count && !lines.isEmpty, "every line is one JSON object: \(output)")
+        let changed = try #require(events.first { $0["member"] as? String == "RestrictionChanged" }, "\(output)")
+        #expect(changed["interface"] as? String == "org.guidedaccess.Restrictions1")
+        #expect(changed["path"] as? String == "/org/guidedaccess/GuidedAccess1")
+        #expect(changed["arguments"] as? [String] == ["org.example.monitor.thing", "deny"])
+        let status = try #require(events.first { $0["member"] as? String == "StatusChanged" }, "\(output)")
+        #expect(status["arguments"] as? [Bool] == [true])
+    }
+
+    @Test("monitor --count stops after that many signals; text lines name interface and member",
+          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
+    func monitorCount() async throws {
+        let fixture = try await ServiceFixture.start(polkit: true)
+        defer { fixture.stop() }
+        async let monitored = fixture.cli(["monitor", "--count", "1"])
+        try await Task.sleep(for: .seconds(2))
+        let admin = try fixture.admin()
+        defer { admin.close() }
+        try await admin.start(app: "/usr/bin/kiosk")
+        let result = try await monitored
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").count == 1)
+        #expect(result.stdout.hasPrefix("org."))
+    }
+}
+
+/// The example shop against the daemon.
+@Suite("guided-access-shop example")
+struct ShopTests {
+    @Test("purchases are refused while denied, offered again once allowed",
+          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
+    func purchaseRestriction() async throws {
+        let fixture = try await ServiceFixture.start(polkit: true)
+        defer { fixture.stop() }
+        let admin = try fixture.admin()
+        defer { admin.close() }
+        try await admin.setRestriction("org.example.shop.purchase", to: .deny)
+
+        async let shopped = ProcessRunner.run(
+            [Binaries.shop, "--address", fixture.address],
+            stdin: "list\nbuy apple\nwait allow\nlist\nbuy apple\nquit\n", timeout: .seconds(40))
+        let registered = try await eventually(timeout: .seconds(20)) {
+            try await admin.restrictions().first { $0.identifier == "org.example.shop.purchase" }?.isRegistered == true
+        }
+        #expect(registered)
+        let listed = try await admin.restrictions().first { $0.identifier == "org.example.shop.purchase" }
+        #expect(listed?.text == "Purchases")
+        #expect(listed?.detailText == "Buying items in the shop")
+        // The shop reads stdin right after registering; give it time to
+        // work through the lines before `wait allow`.
+        try await Task.sleep(for: .milliseconds(1500))
+        try await admin.setRestriction("org.example.shop.purchase", to: .allow)
+
+        let result = try await shopped
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let refused = try #require(lines.firstIndex(of: "Purchases are turned off by Guided Access"), "\(result.stdout)")
+        let changed = try #require(lines.firstIndex(of: "purchase restriction: allow"), "\(result.stdout)")
+        let bought = try #require(lines.firstIndex { $0.hasPrefix("Bought apple") }, "\(result.stdout)")
+        #expect(refused < changed && changed < bought)
+        #expect(lines.contains("Welcome to the shop. Purchases are off. Commands: list, buy ITEM, quit"))
+        #expect(!lines[..<refused].contains { $0.contains("[buy") }, "the buy option is hidden while denied")
+        #expect(lines[changed...].contains { $0.contains("[buy apple]") })
+    }
+}
