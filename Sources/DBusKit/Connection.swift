@@ -51,11 +51,14 @@ public final class Connection: @unchecked Sendable {
         dbus_connection_set_exit_on_disconnect(connection, 0)
         uniqueName = BusName(unchecked: String(cString: dbus_bus_get_unique_name(connection)))
         loop = EventLoop(connection: connection)
-        dbus_connection_add_filter(connection, { _, message, data in
-            let connection = Unmanaged<Connection>.fromOpaque(data!).takeUnretainedValue()
-            return connection.handle(Message(adopting: dbus_message_ref(message!)))
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        dbus_connection_add_filter(connection, Connection.filter, Unmanaged.passUnretained(self).toOpaque(), nil)
         loop.start()
+    }
+
+    /// The libdbus filter every incoming message passes through; `data` is the connection.
+    private static let filter: DBusHandleMessageFunction = { _, message, data in
+        let connection = Unmanaged<Connection>.fromOpaque(data!).takeUnretainedValue()
+        return connection.handle(Message(adopting: dbus_message_ref(message!)))
     }
 
     private static func error(from error: inout CDBus.DBusError, fallback: String) -> DBusError {
@@ -65,6 +68,7 @@ public final class Connection: @unchecked Sendable {
     }
 
     /// Closes the connection: pending calls fail, signal streams finish.
+    /// Closing twice is harmless.
     public func close() {
         loop.execute { [self] in
             guard !isClosed else { return }
@@ -74,8 +78,19 @@ public final class Connection: @unchecked Sendable {
         loop.stop()
     }
 
+    /// A connection nobody closed is closed here: libdbus aborts when the
+    /// last reference to an open private connection goes away.
     deinit {
-        dbus_connection_unref(raw)
+        // Only plain addresses are captured: `self` must not outlive deinit.
+        let raw = UInt(bitPattern: raw)
+        let context = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
+        loop.execute {
+            let connection = OpaquePointer(bitPattern: raw)
+            dbus_connection_remove_filter(connection, Connection.filter, UnsafeMutableRawPointer(bitPattern: context))
+            dbus_connection_close(connection)
+        }
+        loop.stop()
+        dbus_connection_unref(self.raw)
     }
 
     // MARK: Sending

@@ -12,7 +12,8 @@ import Synchronization
 final class EventLoop: @unchecked Sendable {
     private let connection: OpaquePointer
     private let wakeFD: Int32
-    private let queue = Mutex<[@Sendable () -> Void]>([])
+    /// Work for the loop thread; `finished` once the thread has exited.
+    private let queue = Mutex<(work: [@Sendable () -> Void], finished: Bool)>(([], false))
     private var thread: pthread_t?
     /// The loop thread's id, published by the thread itself (0 before it runs).
     private let loopThreadID = Atomic<UInt>(0)
@@ -24,12 +25,19 @@ final class EventLoop: @unchecked Sendable {
     private var timers: [(deadline: UInt64, id: UInt64, action: () -> Void)] = []
     private var nextTimerID: UInt64 = 0
 
+    private let joined = Atomic<Bool>(false)
+
+    /// Holds its own reference to the connection, so the loop can finish an
+    /// iteration even when the `Connection` went away during it.
     init(connection: OpaquePointer) {
-        self.connection = connection
+        self.connection = dbus_connection_ref(connection)
         wakeFD = cdbus_wakeup_fd()
     }
 
-    deinit { close(wakeFD) }
+    deinit {
+        close(wakeFD)
+        dbus_connection_unref(connection)
+    }
 
     /// Installs the libdbus hooks and starts the loop thread.
     func start() {
@@ -79,10 +87,17 @@ final class EventLoop: @unchecked Sendable {
 
     /// Runs `work` on the loop thread: inline when already there, otherwise
     /// queued in order.
+    ///
+    /// After the loop has stopped no thread drives libdbus any more, so work
+    /// runs on the caller's thread; it finds the connection closed and fails
+    /// fast instead of waiting forever.
     func execute(_ work: @escaping @Sendable () -> Void) {
         if isCurrent { work(); return }
-        queue.withLock { $0.append(work) }
-        wake()
+        let queued = queue.withLock { queue in
+            if !queue.finished { queue.work.append(work) }
+            return !queue.finished
+        }
+        if queued { wake() } else { work() }
     }
 
     /// Runs `action` on the loop thread after `milliseconds`; returns an id for `cancelTimer`.
@@ -100,7 +115,8 @@ final class EventLoop: @unchecked Sendable {
     /// Stops the loop after the work queued so far; waits for the thread unless called from it.
     func stop() {
         execute { self.stopped.store(true, ordering: .relaxed) }
-        if let thread, !isCurrent { pthread_join(thread, nil) }
+        guard let thread, !isCurrent, !joined.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        pthread_join(thread, nil)
     }
 
     private func wakeFromOtherThread() {
@@ -135,18 +151,20 @@ final class EventLoop: @unchecked Sendable {
             pollOnce()
             fireDueTimeouts()
         }
+        runQueuedWork(finishing: true)
     }
 
-    private func runQueuedWork() {
-        let work = queue.withLock { queued -> [@Sendable () -> Void] in
-            defer { queued.removeAll(keepingCapacity: true) }
-            return queued
+    private func runQueuedWork(finishing: Bool = false) {
+        let work = queue.withLock { queue -> [@Sendable () -> Void] in
+            defer { queue.work.removeAll(keepingCapacity: true) }
+            if finishing { queue.finished = true }
+            return queue.work
         }
         for item in work { item() }
     }
 
     private func dispatchIncoming() {
-        while dbus_connection_get_dispatch_status(connection) == DBUS_DISPATCH_DATA_REMAINS {
+        while !stopped.load(ordering: .relaxed), dbus_connection_get_dispatch_status(connection) == DBUS_DISPATCH_DATA_REMAINS {
             dbus_connection_dispatch(connection)
             runQueuedWork()
         }
@@ -187,7 +205,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func pollTimeout() -> Int32 {
-        if !queue.withLock({ $0.isEmpty }) { return 0 }
+        if !queue.withLock({ $0.work.isEmpty }) { return 0 }
         var nearest = UInt64.max
         for deadline in timeouts.values where deadline < nearest { nearest = deadline }
         for timer in timers where timer.deadline < nearest { nearest = timer.deadline }

@@ -105,3 +105,26 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// Connections are released safely whether or not they were closed.
+@Suite struct ConnectionLifetimeTests {
+    @Test func droppingAnUnclosedConnectionIsSafe() async throws {
+        try await withTestBed { bed in
+            for _ in 0..<5 {
+                let connection = try Connection(.address(bed.bus.address))
+                _ = try await connection.owner(of: TestService.name)
+            }
+            let echoed = try await bed.call("Echo", [.variant(.bool(true))])
+            #expect(echoed == [.variant(.bool(true))])
+        }
+    }
+
+    @Test func closingTwiceIsHarmless() async throws {
+        try await withTestBed { bed in
+            let connection = try Connection(.address(bed.bus.address))
+            connection.close()
+            connection.close()
+            await #expect(throws: DBusError.self) { _ = try await connection.owner(of: TestService.name) }
+        }
+    }
+}
