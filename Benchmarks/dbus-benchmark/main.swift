@@ -21,7 +21,9 @@ func serve(_ address: String) async throws -> Never {
     let value = Mutex<UInt32>(42)
     connection.export(path, [Interface(interface, [.property("Value", UInt32.self, get: { value.withLock { $0 } })])])
     try await connection.requestName(benchName)
-    while true { try await Task.sleep(for: .seconds(3600)) }
+    // The stream ends when the bus goes away; so does this process.
+    for await _ in try await connection.signals(MatchRule(interface: .bus, member: "NameAcquired")) {}
+    exit(0)
 }
 
 /// Calls/s with `depth` calls in flight for `seconds`.
@@ -79,7 +81,6 @@ guard let echoTool = ProcessRunner.findExecutable(named: "dbus-test-tool") else 
 let bus = try PrivateBus.startSession()
 let ours = try launch([CommandLine.arguments[0], "--serve", bus.address], bus)
 let echo = try launch([echoTool, "echo", "--name=\(echoName)"], bus)
-defer { ours.terminate(); echo.terminate(); bus.stop() }
 
 let client = try Connection(.address(bus.address))
 try await waitForOwner(client, benchName)
@@ -101,4 +102,7 @@ for (depth, target) in [(1, 0.9), (32, 0.8)] {
     print(String(format: "%5d  %15.0f  %14.0f  %5.2f  >= %.1f %@", depth, oursBest, echoBest, ratio, target, ratio >= target ? "ok" : "MISSED"))
 }
 client.close()
+ours.terminate()
+echo.terminate()
+bus.stop()
 exit(failed ? 1 : 0)
