@@ -66,6 +66,12 @@ public enum PurposeText {
             throw .invalidArgument(
                 "the restriction \(field) is \(byteCount) bytes; keep it under \(byteLimit) bytes")
         }
+        // Noncharacters pass libdbus but make sd-bus clients (busctl) reject
+        // every message carrying them, so one app could blind those tools.
+        if let bad = text.unicodeScalars.first(where: { $0.properties.isNoncharacterCodePoint }) {
+            throw .invalidArgument(
+                "the restriction \(field) contains the noncharacter U+\(String(bad.value, radix: 16, uppercase: true)); remove it")
+        }
     }
 
     /// True when `text` is empty or only Unicode white space and newlines.

@@ -58,6 +58,15 @@ struct PurposeTextTests {
     @Test func acceptsTextWithSurroundingSpace() throws {
         try PurposeText.validate("  In-app purchases \n")
     }
+
+    @Test(arguments: ["Buy\u{FFFF}", "\u{10FFFF}", "x\u{FDD0}"])
+    func rejectsNoncharacters(_ text: String) {
+        #expect(throws: GuidedAccessError.self) { try PurposeText.validate(text) }
+    }
+
+    @Test func acceptsOtherUnicode() throws {
+        try PurposeText.validate("Käufe 🛒 — 購入")
+    }
 }
 
 @Suite("App ids")
