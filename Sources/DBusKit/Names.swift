@@ -69,23 +69,6 @@ public struct ObjectPath: CheckedName {
         }
         return out
     }
-
-    /// Reverses `escapeElement`; returns nil when `element` is not an escape.
-    public static func unescapeElement(_ element: String) -> String? {
-        if element == "_" { return "" }
-        var bytes: [UInt8] = []
-        var iterator = Array(element.utf8).makeIterator()
-        while let byte = iterator.next() {
-            if byte == UInt8(ascii: "_") {
-                guard let h = iterator.next(), let l = iterator.next(),
-                      let value = UInt8(String(decoding: [h, l], as: UTF8.self), radix: 16) else { return nil }
-                bytes.append(value)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
 }
 
 extension String {
@@ -145,11 +128,6 @@ public struct Signature: CheckedName {
     public init(validating rawValue: String) throws {
         guard libdbusAccepts(rawValue, dbus_signature_validate) else { throw InvalidNameError(kind: "signature", value: rawValue) }
         self.rawValue = rawValue
-    }
-    /// Concatenates signatures. Both parts are complete types, so only the
-    /// 255-byte limit can fail, and types are written by programmers.
-    public static func + (lhs: Signature, rhs: Signature) -> Signature {
-        do { return try Signature(validating: lhs.rawValue + rhs.rawValue) } catch { preconditionFailure("\(error)") }
     }
     /// The empty signature (no values).
     public static let empty: Signature = ""

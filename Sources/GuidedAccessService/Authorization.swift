@@ -45,6 +45,9 @@ extension GuidedAccessService {
         } catch let error as GuidedAccessError {
             audit(caller, action, target, error.isDenial ? .denied : .error(error))
             throw error
+        } catch let error as DBusError where error.name == DBusError.interactiveAuthorizationRequired("").name {
+            audit(caller, action, target, .denied)
+            throw error
         } catch {
             audit(caller, action, target, .error(.failed("\(error)")))
             throw error

@@ -44,8 +44,15 @@ import Testing
 
     @Test func typedArgumentsMapToSignatures() async throws {
         try await withTestBed { bed in
-            let reply = try await bed.call("AllTypes", Self.everyBasic)
-            #expect(reply == Self.everyBasic)
+            let message = try Message.methodCall(destination: TestService.name, path: TestService.path,
+                                                 interface: TestService.interface, member: "AllTypes", arguments: Self.everyBasic)
+            let reply = try await bed.client.call(message)
+            #expect(reply.arguments == Self.everyBasic)
+            let (y, b, _, _, i, _, _, t, d, s, o, g) = try reply.decode(UInt8.self, Bool.self, Int16.self, UInt16.self, Int32.self, UInt32.self,
+                                                                          Int64.self, UInt64.self, Double.self, String.self, ObjectPath.self, Signature.self)
+            #expect(y == 0xFF && b && i == Int32.min && t == UInt64.max && d == -1.5e300)
+            #expect(s == "grüße 👋" && o == "/a/b_c/D9" && g == "a{sv}(iai)")
+            #expect(throws: DBusError.self) { try reply.decode(String.self) }
         }
     }
 

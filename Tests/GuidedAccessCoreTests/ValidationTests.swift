@@ -59,8 +59,9 @@ struct PurposeTextTests {
         try PurposeText.validate("  In-app purchases \n")
     }
 
-    @Test(arguments: ["Buy\u{FFFF}", "\u{10FFFF}", "x\u{FDD0}"])
-    func rejectsNoncharacters(_ text: String) {
+    @Test(arguments: [0xFFFF, 0x10FFFF, 0xFDD0] as [UInt32])
+    func rejectsNoncharacters(_ codePoint: UInt32) {
+        let text = "Buy " + String(Character(Unicode.Scalar(codePoint)!))
         #expect(throws: GuidedAccessError.self) { try PurposeText.validate(text) }
     }
 
