@@ -61,6 +61,22 @@ struct DurabilityTests {
         }
     }
 
+    @Test("SIGTERM stops the daemon cleanly; the next start resumes the session",
+          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+    func cleanStop() async throws {
+        try await withHarness(.init(polkit: .real())) { h in
+            let client = try h.connect()
+            #expect(try await h.gdbus(GA.session, "Start", ["'org.example.Exam'", "{'time-limit': <uint64 600>}"]).ok)
+            h.stopPolkit()
+            h.stopDaemon()
+            #expect(h.log().contains("stopped by SIGTERM"), "\(h.log())")
+            try await h.waitUntilNameIsFree()
+            try await h.startDaemon()
+            #expect(try await client.state() == "active")
+            #expect(try await client.property(GA.session, "App") == .string("org.example.Exam"))
+        }
+    }
+
     @Test("A corrupt state.json: the daemon starts fresh, keeps the file aside as state.json.corrupt-*, and warns on stderr",
           .enabled(if: Requirements.canRunDaemon, Requirements.daemonReason),
           arguments: ["{ this is not json", "[1, 2, 3]", "\u{0}\u{1}garbage\u{FF}"])
