@@ -49,7 +49,8 @@ extension GuidedAccessModel {
         disabledRegions: [Region] = [], restrictions: [String: String] = [:], requestedBy: String? = nil,
         now: Date
     ) throws(GuidedAccessError) -> [ModelChange] {
-        try AppIdentifier.validate(app)
+        try Self.validateStart(app: app, timeLimit: timeLimit, systemRestrictions: systemRestrictions,
+                               disabledRegions: disabledRegions, restrictions: restrictions)
         let system = try Self.parseSystemRestrictions(systemRestrictions)
         let custom = try Self.parseStates(restrictions)
         return try commit { () throws(GuidedAccessError) in
@@ -107,6 +108,19 @@ extension GuidedAccessModel {
                 }
             }
         }
+    }
+
+    /// Checks `start`'s arguments without touching any state, so a service
+    /// can refuse bad input before it asks anyone for authorization.
+    public static func validateStart(
+        app: String, timeLimit: UInt64, systemRestrictions: [String: String],
+        disabledRegions: [Region], restrictions: [String: String]
+    ) throws(GuidedAccessError) {
+        try AppIdentifier.validate(app)
+        _ = try parseSystemRestrictions(systemRestrictions)
+        _ = try parseStates(restrictions)
+        try GuidedAccessSession.checkTimeLimit(timeLimit)
+        try GuidedAccessSession.checkRegions(disabledRegions)
     }
 
     static func parseSystemRestrictions(

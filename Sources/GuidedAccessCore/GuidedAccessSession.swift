@@ -173,7 +173,7 @@ extension GuidedAccessSession {
         return elapsed > 0 ? UInt64(elapsed.rounded(.up)) : 0
     }
 
-    private static func checkTimeLimit(_ seconds: UInt64) throws(GuidedAccessError) {
+    static func checkTimeLimit(_ seconds: UInt64) throws(GuidedAccessError) {
         guard seconds <= maximumTimeLimit else { throw timeLimitTooLong(seconds) }
     }
 
@@ -182,7 +182,7 @@ extension GuidedAccessSession {
             "a time limit of \(seconds) seconds is too long; use at most \(maximumTimeLimit) seconds (one year) or 0 for none")
     }
 
-    private static func checkRegions(_ regions: [Region]) throws(GuidedAccessError) {
+    static func checkRegions(_ regions: [Region]) throws(GuidedAccessError) {
         guard regions.count <= maximumRegionCount else {
             throw .invalidArgument(
                 "\(regions.count) disabled regions is too many; use at most \(maximumRegionCount)")

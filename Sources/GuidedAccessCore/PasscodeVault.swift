@@ -121,7 +121,8 @@ extension PasscodeVault {
 // MARK: - Hashing
 
 extension PasscodeVault {
-    static func validate(_ passcode: String) throws(GuidedAccessError) {
+    /// The passcode rules (length), checked without hashing anything.
+    public static func validate(_ passcode: String) throws(GuidedAccessError) {
         guard lengthRange.contains(passcode.count) else {
             throw .invalidArgument(
                 "the passcode has \(passcode.count) characters; use \(lengthRange.lowerBound) to \(lengthRange.upperBound)")

@@ -31,7 +31,7 @@ extension GuidedAccessService {
             },
             .method("SetPasscode", in: ["passcode"]) { (call, passcode: String) in
                 try await self.authorized(call, audit: "set-passcode", target: "",
-                                          required: { _ in try Self.validatePasscode(passcode); return [.setPasscode] },
+                                          required: { _ in try PasscodeVault.validate(passcode); return [.setPasscode] },
                                           change: { model in (try model.setPasscode(passcode), ()) })
             },
             .method("ExtendTimeLimit", in: ["seconds"]) { (call, seconds: UInt64) in
@@ -65,8 +65,8 @@ extension GuidedAccessService {
         let restrictions = options.get("restrictions", [String: String].self) ?? [:]
         try await authorized(call, audit: "start-session", target: app, required: { model in
             // Bad input is an InvalidArgument, whatever polkit would say.
-            try Self.validateStart(app: app, timeLimit: timeLimit, systemRestrictions: systemRestrictions,
-                                   disabledRegions: regions, restrictions: restrictions)
+            try GuidedAccessModel.validateStart(app: app, timeLimit: timeLimit, systemRestrictions: systemRestrictions,
+                                                 disabledRegions: regions, restrictions: restrictions)
             guard !model.enabled else {
                 throw GuidedAccessError.alreadyActive("a session locked to \(model.app) is already active; end it first")
             }
@@ -75,34 +75,6 @@ extension GuidedAccessService {
             (try model.start(app: app, timeLimit: timeLimit, systemRestrictions: systemRestrictions, disabledRegions: regions,
                              restrictions: restrictions, now: Date()), ())
         })
-    }
-
-    /// Start's arguments checked as the model will check them, so that bad
-    /// input is refused before polkit is asked (validate → authorize).
-    static func validateStart(app: String, timeLimit: UInt64, systemRestrictions: [String: String],
-                              disabledRegions: [Region], restrictions: [String: String]) throws {
-        try AppIdentifier.validate(app)
-        var system: [String: RestrictionState] = [:]
-        for (name, state) in systemRestrictions {
-            system[try SystemRestriction(parsing: name).rawValue] = try RestrictionState(parsing: state)
-        }
-        for (identifier, state) in restrictions {
-            _ = try RestrictionIdentifier(identifier)
-            _ = try RestrictionState(parsing: state)
-        }
-        // Time limit and regions: a throwaway session applies the same rules.
-        var probe = GuidedAccessSession()
-        try probe.start(app: app, timeLimit: timeLimit, systemRestrictions: system, disabledRegions: disabledRegions,
-                        requestedBy: nil, now: Date())
-    }
-
-    /// The passcode's length rule, checked before polkit is asked.
-    static func validatePasscode(_ passcode: String) throws {
-        let range = PasscodeVault.lengthRange
-        guard range.contains(passcode.count) else {
-            throw GuidedAccessError.invalidArgument(
-                "the passcode has \(passcode.count) characters; use \(range.lowerBound) to \(range.upperBound)")
-        }
     }
 
     private func end(_ call: MethodCall, options raw: [String: Variant]) async throws {
