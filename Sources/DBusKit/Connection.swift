@@ -113,7 +113,7 @@ public final class Connection: @unchecked Sendable {
                 guard dbus_connection_send(raw, message.raw, &serial) != 0 else {
                     return continuation.resume(throwing: DBusError.failed("out of memory sending a message"))
                 }
-                let milliseconds = UInt64(timeout.components.seconds) * 1000 + UInt64(timeout.components.attoseconds / 1_000_000_000_000_000)
+                let milliseconds = UInt64(max(0, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000))
                 let timer = loop.addTimer(milliseconds: milliseconds) { [self] in
                     guard let pending = pendingReplies.removeValue(forKey: serial) else { return }
                     pending.continuation.resume(throwing: DBusError.noReply(
