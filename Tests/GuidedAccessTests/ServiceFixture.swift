@@ -152,32 +152,7 @@ struct FixtureError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Waits until `condition` holds, polling; false after `timeout`.
-func eventually(timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(50))
-    }
-    return try await condition()
-}
 
-/// The next element of `stream` within `timeout`, or nil.
-func next<T: Sendable>(_ stream: AsyncStream<T>, timeout: Duration = .seconds(10)) async -> T? {
-    await withTaskGroup(of: T?.self) { group in
-        group.addTask {
-            var iterator = stream.makeAsyncIterator()
-            return await iterator.next()
-        }
-        group.addTask {
-            try? await Task.sleep(for: timeout)
-            return nil
-        }
-        let first = await group.next() ?? nil
-        group.cancelAll()
-        return first
-    }
-}
 
 /// A delegate that records what it is told.
 final class RecordingDelegate: GuidedAccessRestrictionDelegate {

@@ -535,32 +535,7 @@ func declarations(_ entries: [(String, String, String)]) -> DBusValue {
     .array(element: "(sss)", entries.map { .structure([.string($0.0), .string($0.1), .string($0.2)]) })
 }
 
-/// Waits until `condition` holds; false after `timeout`.
-func eventually(timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(25))
-    }
-    return try await condition()
-}
 
-/// The next element of `stream` within `timeout`, or nil.
-func next(_ stream: AsyncStream<Message>, timeout: Duration = .seconds(10)) async -> Message? {
-    await withTaskGroup(of: Message?.self) { group in
-        group.addTask {
-            var iterator = stream.makeAsyncIterator()
-            return await iterator.next()
-        }
-        group.addTask {
-            try? await Task.sleep(for: timeout)
-            return nil
-        }
-        let first = await group.next() ?? nil
-        group.cancelAll()
-        return first
-    }
-}
 
 /// Collects messages from `stream` for `duration`.
 func collect(_ stream: AsyncStream<Message>, for duration: Duration) async -> [Message] {

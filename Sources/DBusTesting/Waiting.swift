@@ -1,0 +1,29 @@
+/// Waiting helpers for tests that observe other processes: poll a condition,
+/// or take the next element of a stream, each with a deadline.
+
+/// Polls `condition` until it holds; false when `timeout` passes first.
+public func eventually(timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(25))
+    }
+    return try await condition()
+}
+
+/// The next element of `stream` within `timeout`, or nil.
+public func next<T: Sendable>(_ stream: AsyncStream<T>, timeout: Duration = .seconds(10)) async -> T? {
+    await withTaskGroup(of: T?.self) { group in
+        group.addTask {
+            var iterator = stream.makeAsyncIterator()
+            return await iterator.next()
+        }
+        group.addTask {
+            try? await Task.sleep(for: timeout)
+            return nil
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        return first
+    }
+}
