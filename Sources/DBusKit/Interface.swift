@@ -24,16 +24,19 @@ public struct MethodCall: Sendable {
     public let message: Message
     /// The connection it arrived on, for replies, signals and lookups.
     public let connection: Connection
-    let replyHooks = ReplyHooks()
+    /// Present for method handlers; property access needs none.
+    let replyHooks: ReplyHooks?
 
-    init(message: Message, connection: Connection) {
+    init(message: Message, connection: Connection, replyHooks: ReplyHooks? = nil) {
         self.message = message
         self.connection = connection
+        self.replyHooks = replyHooks
     }
 
     /// Runs `action` right after the successful reply is queued, so change
     /// signals reach clients after the answer to the call that caused them.
     public func afterReply(_ action: @escaping @Sendable () -> Void) {
+        guard let replyHooks else { return action() }
         replyHooks.actions.withLock { $0.append(action) }
     }
 

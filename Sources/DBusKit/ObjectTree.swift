@@ -121,15 +121,16 @@ final class ObjectTree {
         }
     }
 
-    private func run(_ method: Method, _ call: MethodCall) {
-        guard call.message.signature == method.inputSignature else {
-            return fail(call, .invalidArgs("\(method.name) expects arguments of type '\(method.inputSignature)', got '\(call.message.signature)'"))
+    private func run(_ method: Method, _ incoming: MethodCall) {
+        guard incoming.message.signature == method.inputSignature else {
+            return fail(incoming, .invalidArgs("\(method.name) expects arguments of type '\(method.inputSignature)', got '\(incoming.message.signature)'"))
         }
+        let call = MethodCall(message: incoming.message, connection: incoming.connection, replyHooks: ReplyHooks())
         Task {
             do {
                 let values = try await method.handler(call)
                 call.connection.reply(to: call) { try call.message.makeReply(values) }
-                call.replyHooks.run()
+                call.replyHooks?.run()
             } catch {
                 call.connection.reply(to: call) { call.message.makeErrorReply(DBusError.from(error)) }
             }

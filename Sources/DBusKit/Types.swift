@@ -32,62 +32,62 @@ extension SimpleDBusType {
 }
 
 extension UInt8: SimpleDBusType {
-    public static var dbusSignature: Signature { "y" }
+    public static var dbusSignature: Signature { Signature(unchecked: "y") }
     static var wrap: (UInt8) -> DBusValue { DBusValue.byte }
     static func unwrap(_ v: DBusValue) -> UInt8? { if case .byte(let x) = v { x } else { nil } }
 }
 extension Bool: SimpleDBusType {
-    public static var dbusSignature: Signature { "b" }
+    public static var dbusSignature: Signature { Signature(unchecked: "b") }
     static var wrap: (Bool) -> DBusValue { DBusValue.bool }
     static func unwrap(_ v: DBusValue) -> Bool? { if case .bool(let x) = v { x } else { nil } }
 }
 extension Int16: SimpleDBusType {
-    public static var dbusSignature: Signature { "n" }
+    public static var dbusSignature: Signature { Signature(unchecked: "n") }
     static var wrap: (Int16) -> DBusValue { DBusValue.int16 }
     static func unwrap(_ v: DBusValue) -> Int16? { if case .int16(let x) = v { x } else { nil } }
 }
 extension UInt16: SimpleDBusType {
-    public static var dbusSignature: Signature { "q" }
+    public static var dbusSignature: Signature { Signature(unchecked: "q") }
     static var wrap: (UInt16) -> DBusValue { DBusValue.uint16 }
     static func unwrap(_ v: DBusValue) -> UInt16? { if case .uint16(let x) = v { x } else { nil } }
 }
 extension Int32: SimpleDBusType {
-    public static var dbusSignature: Signature { "i" }
+    public static var dbusSignature: Signature { Signature(unchecked: "i") }
     static var wrap: (Int32) -> DBusValue { DBusValue.int32 }
     static func unwrap(_ v: DBusValue) -> Int32? { if case .int32(let x) = v { x } else { nil } }
 }
 extension UInt32: SimpleDBusType {
-    public static var dbusSignature: Signature { "u" }
+    public static var dbusSignature: Signature { Signature(unchecked: "u") }
     static var wrap: (UInt32) -> DBusValue { DBusValue.uint32 }
     static func unwrap(_ v: DBusValue) -> UInt32? { if case .uint32(let x) = v { x } else { nil } }
 }
 extension Int64: SimpleDBusType {
-    public static var dbusSignature: Signature { "x" }
+    public static var dbusSignature: Signature { Signature(unchecked: "x") }
     static var wrap: (Int64) -> DBusValue { DBusValue.int64 }
     static func unwrap(_ v: DBusValue) -> Int64? { if case .int64(let x) = v { x } else { nil } }
 }
 extension UInt64: SimpleDBusType {
-    public static var dbusSignature: Signature { "t" }
+    public static var dbusSignature: Signature { Signature(unchecked: "t") }
     static var wrap: (UInt64) -> DBusValue { DBusValue.uint64 }
     static func unwrap(_ v: DBusValue) -> UInt64? { if case .uint64(let x) = v { x } else { nil } }
 }
 extension Double: SimpleDBusType {
-    public static var dbusSignature: Signature { "d" }
+    public static var dbusSignature: Signature { Signature(unchecked: "d") }
     static var wrap: (Double) -> DBusValue { DBusValue.double }
     static func unwrap(_ v: DBusValue) -> Double? { if case .double(let x) = v { x } else { nil } }
 }
 extension String: SimpleDBusType {
-    public static var dbusSignature: Signature { "s" }
+    public static var dbusSignature: Signature { Signature(unchecked: "s") }
     static var wrap: (String) -> DBusValue { DBusValue.string }
     static func unwrap(_ v: DBusValue) -> String? { if case .string(let x) = v { x } else { nil } }
 }
 extension ObjectPath: SimpleDBusType {
-    public static var dbusSignature: Signature { "o" }
+    public static var dbusSignature: Signature { Signature(unchecked: "o") }
     static var wrap: (ObjectPath) -> DBusValue { DBusValue.objectPath }
     static func unwrap(_ v: DBusValue) -> ObjectPath? { if case .objectPath(let x) = v { x } else { nil } }
 }
 extension Signature: SimpleDBusType {
-    public static var dbusSignature: Signature { "g" }
+    public static var dbusSignature: Signature { Signature(unchecked: "g") }
     static var wrap: (Signature) -> DBusValue { DBusValue.signature }
     static func unwrap(_ v: DBusValue) -> Signature? { if case .signature(let x) = v { x } else { nil } }
 }
@@ -96,7 +96,7 @@ extension Signature: SimpleDBusType {
 public struct UnixFileDescriptor: SimpleDBusType {
     public var rawValue: Int32
     public init(_ rawValue: Int32) { self.rawValue = rawValue }
-    public static var dbusSignature: Signature { "h" }
+    public static var dbusSignature: Signature { Signature(unchecked: "h") }
     static var wrap: (UnixFileDescriptor) -> DBusValue { { .unixFD($0.rawValue) } }
     static func unwrap(_ v: DBusValue) -> UnixFileDescriptor? { if case .unixFD(let x) = v { .init(x) } else { nil } }
 }
@@ -108,7 +108,7 @@ public struct Variant: DBusType, Hashable, CustomStringConvertible {
     public init(_ value: DBusValue) { self.value = value }
     /// Wraps a typed value.
     public init<T: DBusType>(_ value: T) { self.value = value.dbusValue }
-    public static var dbusSignature: Signature { "v" }
+    public static var dbusSignature: Signature { Signature(unchecked: "v") }
     public init(dbusValue: DBusValue) throws {
         guard case .variant(let inner) = dbusValue else { throw typeMismatch("v", dbusValue) }
         value = inner

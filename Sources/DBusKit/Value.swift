@@ -31,26 +31,27 @@ public indirect enum DBusValue: Hashable, Sendable {
         public init(key: DBusValue, value: DBusValue) { self.key = key; self.value = value }
     }
 
-    /// The complete signature of this value.
+    /// The complete signature of this value. Built unchecked: these are
+    /// fixed type codes, and this runs for every value sent.
     public var signature: Signature {
         switch self {
-        case .byte: "y"
-        case .bool: "b"
-        case .int16: "n"
-        case .uint16: "q"
-        case .int32: "i"
-        case .uint32: "u"
-        case .int64: "x"
-        case .uint64: "t"
-        case .double: "d"
-        case .string: "s"
-        case .objectPath: "o"
-        case .signature: "g"
-        case .unixFD: "h"
+        case .byte: Signature(unchecked: "y")
+        case .bool: Signature(unchecked: "b")
+        case .int16: Signature(unchecked: "n")
+        case .uint16: Signature(unchecked: "q")
+        case .int32: Signature(unchecked: "i")
+        case .uint32: Signature(unchecked: "u")
+        case .int64: Signature(unchecked: "x")
+        case .uint64: Signature(unchecked: "t")
+        case .double: Signature(unchecked: "d")
+        case .string: Signature(unchecked: "s")
+        case .objectPath: Signature(unchecked: "o")
+        case .signature: Signature(unchecked: "g")
+        case .unixFD: Signature(unchecked: "h")
         case .array(let element, _): Signature(unchecked: "a" + element.rawValue)
         case .dictionary(let key, let value, _): Signature(unchecked: "a{" + key.rawValue + value.rawValue + "}")
         case .structure(let fields): Signature(unchecked: "(" + fields.map(\.signature.rawValue).joined() + ")")
-        case .variant: "v"
+        case .variant: Signature(unchecked: "v")
         }
     }
 }
