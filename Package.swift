@@ -25,10 +25,13 @@ let package = Package(
         .target(name: "DBusKit", dependencies: ["CDBus"]),
         // Private buses (session and system with polkitd) for tests and demos.
         .target(name: "DBusTesting"),
+        // The contract's names (features, system restrictions), shared by service and clients.
+        .target(name: "GuidedAccessVocabulary"),
         // The pure domain: no D-Bus, no I/O beyond its own store.
         .target(
             name: "GuidedAccessCore",
-            dependencies: [.product(name: "_CryptoExtras", package: "swift-crypto"),
+            dependencies: ["GuidedAccessVocabulary",
+                           .product(name: "_CryptoExtras", package: "swift-crypto"),
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
         // Binds the core to the bus: interfaces, polkit, caller identity.
@@ -38,7 +41,7 @@ let package = Package(
             dependencies: ["GuidedAccessService", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Client library for apps, mirroring UIKit's Guided Access API.
-        .target(name: "GuidedAccess", dependencies: ["DBusKit"]),
+        .target(name: "GuidedAccess", dependencies: ["DBusKit", "GuidedAccessVocabulary"]),
         .executableTarget(
             name: "guided-access",
             dependencies: ["GuidedAccess", .product(name: "ArgumentParser", package: "swift-argument-parser")]

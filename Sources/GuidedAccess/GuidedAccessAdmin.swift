@@ -275,17 +275,8 @@ public struct GuidedAccessSessionOptions: Sendable, Hashable {
     }
 }
 
-/// The built-in restrictions every session has, named as on the wire.
-public enum GuidedAccessSystemRestriction: String, Sendable, CaseIterable {
-    case sleepWakeButton = "sleep-wake-button"
-    case volumeButtons = "volume-buttons"
-    case motion
-    case keyboards
-    case touch
-    case notifications
-    case appSwitching = "app-switching"
-    case powerMenu = "power-menu"
-}
+/// The built-in restrictions every session has (the contract's names).
+public typealias GuidedAccessSystemRestriction = SystemRestriction
 
 /// A screen rectangle in pixels.
 public struct GuidedAccessRegion: Sendable, Hashable {

@@ -1,64 +1,9 @@
-/// The accessibility features the service exposes, in contract order; the raw
-/// value is the D-Bus property name on `org.guidedaccess.Features1`.
-public enum Feature: String, Codable, Sendable, CaseIterable {
-    /// Screen reader (iOS VoiceOver).
-    case screenReader = "ScreenReader"
-    /// Screen magnifier.
-    case zoom = "Zoom"
-    /// Inverted colours.
-    case invertColors = "InvertColors"
-    /// Grayscale display.
-    case grayscale = "Grayscale"
-    /// Bold text.
-    case boldText = "BoldText"
-    /// Fewer animations.
-    case reduceMotion = "ReduceMotion"
-    /// Opaque instead of translucent surfaces.
-    case reduceTransparency = "ReduceTransparency"
-    /// Higher contrast (iOS Darker System Colors).
-    case increaseContrast = "IncreaseContrast"
-    /// Mono audio.
-    case monoAudio = "MonoAudio"
-    /// Closed captions.
-    case closedCaptioning = "ClosedCaptioning"
-    /// Read the whole screen aloud.
-    case speakScreen = "SpeakScreen"
-    /// Read the selection aloud.
-    case speakSelection = "SpeakSelection"
-    /// Switch access.
-    case switchControl = "SwitchControl"
-    /// On-screen pointer/gesture helper.
-    case assistiveTouch = "AssistiveTouch"
-    /// Undo by shaking.
-    case shakeToUndo = "ShakeToUndo"
-    /// I/O labels on switches.
-    case onOffSwitchLabels = "OnOffSwitchLabels"
-    /// Videos may start by themselves.
-    case videoAutoplay = "VideoAutoplay"
-    /// Buttons drawn with visible shapes.
-    case buttonShapes = "ButtonShapes"
-    /// Cross-fades instead of sliding transitions.
-    case prefersCrossFadeTransitions = "PrefersCrossFadeTransitions"
-    /// Do not rely on colour alone.
-    case differentiateWithoutColor = "DifferentiateWithoutColor"
-    /// On-screen keyboard (desktop).
-    case onScreenKeyboard = "OnScreenKeyboard"
-    /// Larger text (desktop).
-    case largeText = "LargeText"
-    /// Sticky modifier keys.
-    case stickyKeys = "StickyKeys"
-    /// Keys must be held to register.
-    case slowKeys = "SlowKeys"
-    /// Ignore quick repeated key presses.
-    case bounceKeys = "BounceKeys"
-    /// Move the pointer with the keypad.
-    case mouseKeys = "MouseKeys"
-    /// Flash instead of beeping.
-    case visualBell = "VisualBell"
+@_exported import GuidedAccessVocabulary
 
-    /// The D-Bus property name, e.g. `ScreenReader`.
-    public var propertyName: String { rawValue }
+/// The core's name for the contract's accessibility features.
+public typealias Feature = AccessibilityFeature
 
+extension AccessibilityFeature {
     /// The feature with this D-Bus property name, or `nil`.
     public init?(propertyName: String) {
         self.init(rawValue: propertyName)

@@ -24,25 +24,7 @@ public enum SessionState: String, Codable, Sendable, CaseIterable {
     case expired
 }
 
-/// The built-in restrictions every session carries, named as on the wire.
-public enum SystemRestriction: String, Codable, Sendable, CaseIterable {
-    /// The sleep/wake (power) button.
-    case sleepWakeButton = "sleep-wake-button"
-    /// Hardware volume keys.
-    case volumeButtons = "volume-buttons"
-    /// Device motion (rotation, shake).
-    case motion
-    /// Hardware and on-screen keyboards.
-    case keyboards
-    /// All touch and pointer input.
-    case touch
-    /// Notification banners and sounds.
-    case notifications
-    /// Switching to other apps or workspaces.
-    case appSwitching = "app-switching"
-    /// The shell's power/log-out menu.
-    case powerMenu = "power-menu"
-
+extension SystemRestriction {
     /// Parses a wire name; throws `invalidArgument` listing the valid names.
     public init(parsing raw: String) throws(GuidedAccessError) {
         guard let restriction = SystemRestriction(rawValue: raw) else {

@@ -1,0 +1,108 @@
+// The names of the D-Bus contract that both the service and its clients
+// speak: accessibility features and system restrictions. Written once here
+// so the daemon, the client library and the CLI cannot drift apart.
+
+/// The accessibility features the service exposes, in contract order; the raw
+/// value is the D-Bus property name on `org.guidedaccess.Features1`.
+public enum AccessibilityFeature: String, Codable, Sendable, CaseIterable {
+    /// Screen reader (iOS VoiceOver).
+    case screenReader = "ScreenReader"
+    /// Screen magnifier.
+    case zoom = "Zoom"
+    /// Inverted colours.
+    case invertColors = "InvertColors"
+    /// Grayscale display.
+    case grayscale = "Grayscale"
+    /// Bold text.
+    case boldText = "BoldText"
+    /// Fewer animations.
+    case reduceMotion = "ReduceMotion"
+    /// Opaque instead of translucent surfaces.
+    case reduceTransparency = "ReduceTransparency"
+    /// Higher contrast (iOS Darker System Colors).
+    case increaseContrast = "IncreaseContrast"
+    /// Mono audio.
+    case monoAudio = "MonoAudio"
+    /// Closed captions.
+    case closedCaptioning = "ClosedCaptioning"
+    /// Read the whole screen aloud.
+    case speakScreen = "SpeakScreen"
+    /// Read the selection aloud.
+    case speakSelection = "SpeakSelection"
+    /// Switch access.
+    case switchControl = "SwitchControl"
+    /// On-screen pointer/gesture helper.
+    case assistiveTouch = "AssistiveTouch"
+    /// Undo by shaking.
+    case shakeToUndo = "ShakeToUndo"
+    /// I/O labels on switches.
+    case onOffSwitchLabels = "OnOffSwitchLabels"
+    /// Videos may start by themselves.
+    case videoAutoplay = "VideoAutoplay"
+    /// Buttons drawn with visible shapes.
+    case buttonShapes = "ButtonShapes"
+    /// Cross-fades instead of sliding transitions.
+    case prefersCrossFadeTransitions = "PrefersCrossFadeTransitions"
+    /// Do not rely on colour alone.
+    case differentiateWithoutColor = "DifferentiateWithoutColor"
+    /// On-screen keyboard (desktop).
+    case onScreenKeyboard = "OnScreenKeyboard"
+    /// Larger text (desktop).
+    case largeText = "LargeText"
+    /// Sticky modifier keys.
+    case stickyKeys = "StickyKeys"
+    /// Keys must be held to register.
+    case slowKeys = "SlowKeys"
+    /// Ignore quick repeated key presses.
+    case bounceKeys = "BounceKeys"
+    /// Move the pointer with the keypad.
+    case mouseKeys = "MouseKeys"
+    /// Flash instead of beeping.
+    case visualBell = "VisualBell"
+
+    /// The D-Bus property name, e.g. `ScreenReader`.
+    public var propertyName: String { rawValue }
+
+    /// The feature with this D-Bus property name, or `nil`.
+    public init?(propertyName: String) {
+        self.init(rawValue: propertyName)
+    }
+
+    /// The kebab-case name used on command lines, e.g. `reduce-motion`.
+    public var kebabName: String {
+        var result = ""
+        for character in rawValue {
+            if character.isUppercase, !result.isEmpty { result.append("-") }
+            result.append(contentsOf: character.lowercased())
+        }
+        return result
+    }
+
+    /// Parses a property name (`ReduceMotion`) or a kebab-case name
+    /// (`reduce-motion`), ignoring case.
+    public init?(name: String) {
+        let folded = name.lowercased().filter { $0 != "-" && $0 != "_" }
+        guard let match = Self.allCases.first(where: { $0.rawValue.lowercased() == folded }) else { return nil }
+        self = match
+    }
+}
+
+/// The built-in restrictions every session carries, named as on the wire.
+public enum SystemRestriction: String, Codable, Sendable, CaseIterable {
+    /// The sleep/wake (power) button.
+    case sleepWakeButton = "sleep-wake-button"
+    /// Hardware volume keys.
+    case volumeButtons = "volume-buttons"
+    /// Device motion (rotation, shake).
+    case motion
+    /// Hardware and on-screen keyboards.
+    case keyboards
+    /// All touch and pointer input.
+    case touch
+    /// Notification banners and sounds.
+    case notifications
+    /// Switching to other apps or workspaces.
+    case appSwitching = "app-switching"
+    /// The shell's power/log-out menu.
+    case powerMenu = "power-menu"
+}
