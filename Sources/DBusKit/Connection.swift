@@ -24,6 +24,10 @@ public final class Connection: @unchecked Sendable {
     private var pendingReplies: [UInt32: (continuation: CheckedContinuation<Message, any Error>, timer: UInt64)] = [:]
     private var subscriptions: [UInt64: (rule: MatchRule, continuation: AsyncStream<Message>.Continuation)] = [:]
     private var nextSubscriptionID: UInt64 = 0
+    /// Unique owners of the well-known names that subscriptions filter on
+    /// (signals carry only the unique name); an entry with nil means "no owner".
+    private var senderOwners: [BusName: BusName?] = [:]
+    private var trackedSenders: Set<BusName> = []
     let objects = ObjectTree()
     private var isClosed = false
 
@@ -155,7 +159,8 @@ public final class Connection: @unchecked Sendable {
                 failEverything()
                 return DBUS_HANDLER_RESULT_HANDLED
             }
-            for subscription in subscriptions.values where subscription.rule.matches(message) {
+            noteOwnerChange(message)
+            for subscription in subscriptions.values where subscription.rule.matches(message, owners: senderOwners) {
                 subscription.continuation.yield(message)
             }
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
@@ -192,6 +197,7 @@ public final class Connection: @unchecked Sendable {
     /// bus when this returns; the stream ends when the connection closes.
     /// Stopping iteration removes the match.
     public func signals(_ rule: MatchRule) async throws -> AsyncStream<Message> {
+        if let sender = rule.sender, !sender.isUnique, sender != .bus { try await trackOwner(of: sender) }
         _ = try await call(.bus, "/org/freedesktop/DBus", .bus, "AddMatch", [.string(rule.text)])
         let (stream, continuation) = AsyncStream<Message>.makeStream(bufferingPolicy: .unbounded)
         let id: UInt64 = await withCheckedContinuation { done in
@@ -213,6 +219,32 @@ public final class Connection: @unchecked Sendable {
             }
         }
         return stream
+    }
+
+    /// Keeps `senderOwners[name]` current, so a subscription filtered on a
+    /// well-known sender never takes a signal some other peer forged.
+    private func trackOwner(of name: BusName) async throws {
+        let isNew = await onLoop { self.trackedSenders.insert(name).inserted }
+        guard isNew else { return }
+        let rule = MatchRule(sender: .bus, interface: .bus, member: "NameOwnerChanged", arg0: name.rawValue)
+        _ = try await call(.bus, "/org/freedesktop/DBus", .bus, "AddMatch", [.string(rule.text)])
+        let current = try await owner(of: name)
+        // A NameOwnerChanged seen meanwhile is at least as new as this answer.
+        await onLoop { if self.senderOwners.index(forKey: name) == nil { self.senderOwners[name] = .some(current) } }
+    }
+
+    /// Loop thread: records an owner change of a tracked name.
+    private func noteOwnerChange(_ message: Message) {
+        guard message.sender == .bus, message.member?.rawValue == "NameOwnerChanged", message.arguments.count == 3,
+              case .string(let name) = message.arguments[0], case .string(let newOwner) = message.arguments[2] else { return }
+        let key = BusName(unchecked: name)
+        guard trackedSenders.contains(key) else { return }
+        senderOwners[key] = .some(newOwner.isEmpty ? nil : BusName(unchecked: newOwner))
+    }
+
+    /// Runs `body` on the loop thread and returns its result.
+    private func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { done in loop.execute { done.resume(returning: body()) } }
     }
 
     /// Follows who owns `name`: yields the current owner (nil when none)
@@ -352,13 +384,17 @@ public struct MatchRule: Sendable, Hashable {
         return parts.joined(separator: ",")
     }
 
-    /// Local check; a well-known sender cannot be compared locally (signals
-    /// carry the unique name), so only unique senders are checked here.
-    func matches(_ message: Message) -> Bool {
+    /// Local check. Signals carry their sender's unique name, so a
+    /// well-known sender is compared through `owners` (the bus itself signs
+    /// as `org.freedesktop.DBus`).
+    func matches(_ message: Message, owners: [BusName: BusName?]) -> Bool {
         if let path, message.path != path { return false }
         if let interface, message.interface != interface { return false }
         if let member, message.member != member { return false }
-        if let sender, sender.isUnique, message.sender != sender { return false }
+        if let sender {
+            let expected = sender.isUnique || sender == .bus ? sender : owners[sender] ?? nil
+            guard let expected, message.sender == expected else { return false }
+        }
         if let arg0 {
             guard case .string(let first)? = message.arguments.first, first == arg0 else { return false }
         }

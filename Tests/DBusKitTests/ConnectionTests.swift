@@ -128,3 +128,24 @@ import Glibc
         }
     }
 }
+
+/// A subscription filtered on a well-known sender takes signals only from
+/// that name's current owner, even when another subscription lets forged
+/// signals from other peers into the connection.
+@Suite struct SenderFilterTests {
+    @Test func forgedSignalsDoNotReachSenderFilteredSubscriptions() async throws {
+        try await withTestBed { bed in
+            let filtered = try await bed.client.signals(MatchRule(sender: TestService.name, path: TestService.path, member: "Changed"))
+            let broad = try await bed.client.signals(MatchRule(path: TestService.path, member: "Changed"))
+            let forger = try Connection(.address(bed.bus.address))
+            defer { forger.close() }
+            try forger.emit(TestService.path, TestService.interface, "Changed", [.string("forged")])
+            await forger.flush()
+            var broadIterator = broad.makeAsyncIterator()
+            #expect(await broadIterator.next()?.arguments == [.string("forged")])
+            try bed.service.connection.emit(TestService.path, TestService.interface, "Changed", [.string("real")])
+            var filteredIterator = filtered.makeAsyncIterator()
+            #expect(await filteredIterator.next()?.arguments == [.string("real")])
+        }
+    }
+}
