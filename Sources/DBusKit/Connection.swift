@@ -198,14 +198,18 @@ public final class Connection: @unchecked Sendable {
     /// Stopping iteration removes the match.
     public func signals(_ rule: MatchRule) async throws -> AsyncStream<Message> {
         if let sender = rule.sender, !sender.isUnique, sender != .bus { try await trackOwner(of: sender) }
-        _ = try await call(.bus, "/org/freedesktop/DBus", .bus, "AddMatch", [.string(rule.text)])
+        // Listen locally first, so nothing the bus sends once the match is in place slips by.
         let (stream, continuation) = AsyncStream<Message>.makeStream(bufferingPolicy: .unbounded)
-        let id: UInt64 = await withCheckedContinuation { done in
-            loop.execute { [self] in
-                nextSubscriptionID += 1
-                subscriptions[nextSubscriptionID] = (rule, continuation)
-                done.resume(returning: nextSubscriptionID)
-            }
+        let id: UInt64 = await onLoop {
+            self.nextSubscriptionID += 1
+            self.subscriptions[self.nextSubscriptionID] = (rule, continuation)
+            return self.nextSubscriptionID
+        }
+        do {
+            _ = try await call(.bus, "/org/freedesktop/DBus", .bus, "AddMatch", [.string(rule.text)])
+        } catch {
+            _ = await onLoop { self.subscriptions.removeValue(forKey: id) }
+            throw error
         }
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
