@@ -28,10 +28,7 @@ extension GuidedAccessService {
         do {
             let actions = try model.with(required)
             try await authorize(actions, caller: caller, interactive: interactive || call.allowsInteractiveAuthorization)
-            // A caller that left while polkit was thinking gets nothing changed.
-            guard try await call.connection.owner(of: caller.busName) != nil else {
-                throw GuidedAccessError.failed("the caller left the bus before authorization finished; nothing was changed")
-            }
+            try await requireStillConnected(caller, call)
             let (changes, result) = try model.with { model in
                 let now = try required(model)
                 guard Set(now).isSubset(of: Set(actions)) else {
@@ -51,6 +48,13 @@ extension GuidedAccessService {
         } catch {
             audit(caller, action, target, .error(.failed("\(error)")))
             throw error
+        }
+    }
+
+    /// A caller that left while polkit was thinking gets nothing changed.
+    func requireStillConnected(_ caller: CallerIdentity, _ call: MethodCall) async throws {
+        guard try await call.connection.owner(of: caller.busName) != nil else {
+            throw GuidedAccessError.failed("the caller left the bus before authorization finished; nothing was changed")
         }
     }
 

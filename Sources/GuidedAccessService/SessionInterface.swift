@@ -118,9 +118,9 @@ extension GuidedAccessService {
                 audit(caller, "request-session", reason, .denied)
                 return false
             }
-            // A caller that left while polkit was thinking gets nothing changed.
-            guard try await call.connection.owner(of: caller.busName) != nil else {
-                let error = GuidedAccessError.failed("the caller left the bus before authorization finished; nothing was changed")
+            do {
+                try await requireStillConnected(caller, call)
+            } catch let error as GuidedAccessError {
                 audit(caller, "request-session", reason, .error(error))
                 throw error
             }
