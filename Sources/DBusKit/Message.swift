@@ -25,9 +25,26 @@ public final class Message: @unchecked Sendable {
     /// The caller is prepared to wait for interactive authorization (polkit).
     public let allowsInteractiveAuthorization: Bool
 
-    /// Takes over one reference to `raw` and decodes it. Messages built here
-    /// pass their `arguments`, so they are not decoded again.
-    init(adopting raw: OpaquePointer, arguments knownArguments: [DBusValue]? = nil) {
+    /// A message built here: its fields are known, so nothing is read back
+    /// from libdbus (that would cost as much as building it).
+    private init(built raw: OpaquePointer, kind: Kind, path: ObjectPath? = nil, interface: InterfaceName? = nil,
+                 member: MemberName? = nil, destination: BusName? = nil, arguments: [DBusValue]) {
+        self.raw = raw
+        self.kind = kind
+        self.path = path
+        self.interface = interface
+        self.member = member
+        sender = nil
+        self.destination = destination
+        errorName = nil
+        signature = Signature(unchecked: arguments.map(\.signature.rawValue).joined())
+        self.arguments = arguments
+        noReplyExpected = false
+        allowsInteractiveAuthorization = dbus_message_get_allow_interactive_authorization(raw) != 0
+    }
+
+    /// Takes over one reference to a received `raw` and decodes it.
+    init(adopting raw: OpaquePointer) {
         self.raw = raw
         switch dbus_message_get_type(raw) {
         case CDBUS_MESSAGE_TYPE_METHOD_CALL: kind = .methodCall
@@ -43,7 +60,7 @@ public final class Message: @unchecked Sendable {
         destination = dbus_message_get_destination(raw).map { BusName(unchecked: String(cString: $0)) }
         errorName = dbus_message_get_error_name(raw).map { ErrorName(unchecked: String(cString: $0)) }
         signature = Signature(unchecked: String(cString: dbus_message_get_signature(raw)))
-        arguments = knownArguments ?? MessageReader.values(of: raw)
+        arguments = MessageReader.values(of: raw)
         noReplyExpected = dbus_message_get_no_reply(raw) != 0
         allowsInteractiveAuthorization = dbus_message_get_allow_interactive_authorization(raw) != 0
     }
@@ -63,7 +80,9 @@ public final class Message: @unchecked Sendable {
             throw MarshallingError(description: "out of memory")
         }
         if allowInteractiveAuthorization { dbus_message_set_allow_interactive_authorization(raw, 1) }
-        return try finish(raw, arguments)
+        try append(arguments, to: raw)
+        return Message(built: raw, kind: .methodCall, path: path, interface: interface, member: member,
+                       destination: destination, arguments: arguments)
     }
 
     /// A signal from `path`.
@@ -71,13 +90,15 @@ public final class Message: @unchecked Sendable {
         guard let raw = dbus_message_new_signal(path.rawValue, interface.rawValue, member.rawValue) else {
             throw MarshallingError(description: "out of memory")
         }
-        return try finish(raw, arguments)
+        try append(arguments, to: raw)
+        return Message(built: raw, kind: .signal, path: path, interface: interface, member: member, arguments: arguments)
     }
 
     /// The successful reply to this call.
     public func makeReply(_ arguments: [DBusValue]) throws -> Message {
         guard let raw = dbus_message_new_method_return(self.raw) else { throw MarshallingError(description: "out of memory") }
-        return try Message.finish(raw, arguments)
+        try Message.append(arguments, to: raw)
+        return Message(built: raw, kind: .methodReturn, destination: sender, arguments: arguments)
     }
 
     /// The error reply to this call. Messages are sanitised so a reply can
@@ -87,14 +108,14 @@ public final class Message: @unchecked Sendable {
         return Message(adopting: dbus_message_new_error(raw, error.name.rawValue, text))
     }
 
-    private static func finish(_ raw: OpaquePointer, _ arguments: [DBusValue]) throws -> Message {
+    /// Writes the body; on failure the half-built message is released.
+    private static func append(_ arguments: [DBusValue], to raw: OpaquePointer) throws {
         do {
             try MessageWriter.append(arguments, to: raw)
         } catch {
             dbus_message_unref(raw)
             throw error
         }
-        return Message(adopting: raw, arguments: arguments)
     }
 
     /// Throws the error this message carries, if it is an error reply.
