@@ -176,9 +176,22 @@ extension GuidedAccessModel {
     /// `permissionDenied` when wrong; the failure count is saved either way,
     /// so restarting the daemon does not reset the back-off.
     public func verifyPasscode(_ passcode: String, now: Date) throws(GuidedAccessError) {
+        let expected = try passcodeChallenge(now: now)
+        try recordPasscodeCheck(matched: try PasscodeVault.matches(passcode, expected), against: expected, now: now)
+    }
+
+    /// Step one of a passcode check split around the slow hash (see
+    /// `PasscodeVault.challenge`): throws while locked out or when none is set.
+    public func passcodeChallenge(now: Date) throws(GuidedAccessError) -> PasscodeHash {
+        try vault.challenge(now: now)
+    }
+
+    /// Step three: records the outcome (persisted, so back-off survives a
+    /// restart) and throws `permissionDenied` for a wrong passcode.
+    public func recordPasscodeCheck(matched: Bool, against expected: PasscodeHash, now: Date) throws(GuidedAccessError) {
         var outcome: GuidedAccessError?
         _ = try commit { () throws(GuidedAccessError) in
-            do throws(GuidedAccessError) { try vault.verify(passcode, now: now) } catch { outcome = error }
+            do throws(GuidedAccessError) { try vault.record(matched: matched, against: expected, now: now) } catch { outcome = error }
             return []
         }
         if let outcome { throw outcome }

@@ -81,13 +81,34 @@ extension PasscodeVault {
     /// hashing, so a refused attempt costs nothing and reveals nothing) and
     /// `permissionDenied` when it is wrong or none is set. Success resets the back-off.
     public mutating func verify(_ passcode: String, now: Date) throws(GuidedAccessError) {
+        let expected = try challenge(now: now)
+        try record(matched: try Self.matches(passcode, expected), against: expected, now: now)
+    }
+
+    /// The cheap first step of a check: the hash to compare against, or the
+    /// refusal (`rateLimited` while locked out, `permissionDenied` when none
+    /// is set). The slow comparison (`matches`) needs no vault, so callers
+    /// can run it without holding whatever guards the vault.
+    public func challenge(now: Date) throws(GuidedAccessError) -> PasscodeHash {
         if let wait = retryAfter(now: now) { throw .rateLimited(retryAfterSeconds: wait) }
         guard let stored else {
             throw .permissionDenied(
                 "no passcode is set; end the session with administrator authorization, or set one with SetPasscode")
         }
-        let candidate = try Self.derive(passcode, salt: stored.salt, iterations: stored.iterations)
-        guard Self.constantTimeEqual(candidate.hash, stored.hash) else {
+        return stored
+    }
+
+    /// The slow step: whether `passcode` hashes to `expected` (constant-time comparison).
+    public static func matches(_ passcode: String, _ expected: PasscodeHash) throws(GuidedAccessError) -> Bool {
+        let candidate = try derive(passcode, salt: expected.salt, iterations: expected.iterations)
+        return constantTimeEqual(candidate.hash, expected.hash)
+    }
+
+    /// The last step: records the outcome. Throws `permissionDenied` for a
+    /// wrong passcode, and `failed` when the passcode was replaced meanwhile.
+    public mutating func record(matched: Bool, against expected: PasscodeHash, now: Date) throws(GuidedAccessError) {
+        guard stored == expected else { throw .failed("the passcode changed while it was being checked; try again") }
+        guard matched else {
             recordFailure(now: now)
             throw .permissionDenied("wrong passcode; check it and try again")
         }

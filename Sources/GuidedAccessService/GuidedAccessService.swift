@@ -35,6 +35,8 @@ public final class GuidedAccessService: Sendable {
     public static let restrictionInterface: InterfaceName = "org.guidedaccess.Restriction1"
 
     let model: LockedModel
+    /// Passcode checks, one at a time (see `end`).
+    let passcodeChecks = SerialWork()
     let polkit: PolkitAuthority
     private let connection: Mutex<Connection?> = Mutex(nil)
     private let deadlineTimer: Mutex<Task<Void, Never>?> = Mutex(nil)
@@ -193,5 +195,12 @@ final class LockedModel: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return try body(model)
+    }
+}
+
+/// Runs closures one after another without blocking a thread while waiting.
+actor SerialWork {
+    func run<T: Sendable>(_ body: @Sendable () throws -> T) throws -> T {
+        try body()
     }
 }

@@ -79,17 +79,26 @@ extension GuidedAccessService {
 
     private func end(_ call: MethodCall, options raw: [String: Variant]) async throws {
         let options = try Options(raw, allowed: ["passcode": "s", "interactive": "b"])
-        let requireActive: (GuidedAccessModel) throws -> Void = { model in
+        let requireActive: @Sendable (GuidedAccessModel) throws -> Void = { model in
             guard model.enabled else { throw GuidedAccessError.notActive("no Guided Access session is active; nothing to end") }
         }
         if let passcode = options.get("passcode", String.self) {
             // The right passcode is authority enough; wrong ones back off in the model.
             let caller = try await identify(call)
             do {
-                let changes = try model.with { model in
-                    try requireActive(model)
-                    try model.verifyPasscode(passcode, now: Date())
-                    return try model.end(now: Date())
+                let changes = try await passcodeChecks.run {
+                    // The slow hash runs outside the model lock, so reads go on meanwhile;
+                    // checks run one at a time, so parallel guesses cannot outrun the back-off.
+                    let expected = try self.model.with { model in
+                        try requireActive(model)
+                        return try model.passcodeChallenge(now: Date())
+                    }
+                    let matched = try PasscodeVault.matches(passcode, expected)
+                    return try self.model.with { model in
+                        try model.recordPasscodeCheck(matched: matched, against: expected, now: Date())
+                        try requireActive(model)
+                        return try model.end(now: Date())
+                    }
                 }
                 audit(caller, "end-session", "passcode", .allowed)
                 call.afterReply { self.publish(changes) }

@@ -41,6 +41,22 @@ struct PasscodeVaultTests {
         #expect(vault.backoff.consecutiveFailures == 1)
     }
 
+    @Test func splitCheckRecordsAgainstTheHashItChecked() throws {
+        var vault = try vault()
+        let expected = try vault.challenge(now: t0)
+        #expect(try PasscodeVault.matches("2468", expected))
+        #expect(try !PasscodeVault.matches("1357", expected))
+        // The passcode was replaced while the slow hash ran: the outcome is void.
+        try vault.setPasscode("9999")
+        #expect(throws: GuidedAccessError.failed("the passcode changed while it was being checked; try again")) {
+            try vault.record(matched: true, against: expected, now: t0)
+        }
+        #expect(vault.backoff.consecutiveFailures == 0)
+        let current = try vault.challenge(now: t0)
+        #expect(throws: GuidedAccessError.self) { try vault.record(matched: false, against: current, now: t0) }
+        #expect(vault.backoff.consecutiveFailures == 1)
+    }
+
     @Test func noPasscodeSetIsDenied() {
         var vault = PasscodeVault(iterations: testIterations)
         #expect { try vault.verify("2468", now: t0) } throws: { ($0 as? GuidedAccessError)?.name == "PermissionDenied" }
