@@ -37,7 +37,9 @@ public final class Message: @unchecked Sendable {
         sender = nil
         self.destination = destination
         errorName = nil
-        signature = Signature(unchecked: arguments.map(\.signature.rawValue).joined())
+        var text = ""
+        for argument in arguments { text += argument.signature.rawValue }
+        signature = Signature(unchecked: text)
         self.arguments = arguments
         noReplyExpected = false
         allowsInteractiveAuthorization = dbus_message_get_allow_interactive_authorization(raw) != 0

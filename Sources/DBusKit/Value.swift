@@ -2,7 +2,7 @@
 ///
 /// Containers carry their element signatures so that empty arrays and
 /// dictionaries keep their type.
-public indirect enum DBusValue: Hashable, Sendable {
+public enum DBusValue: Hashable, Sendable {
     case byte(UInt8)
     case bool(Bool)
     case int16(Int16)
@@ -22,7 +22,9 @@ public indirect enum DBusValue: Hashable, Sendable {
     /// A dictionary `a{KV}`; entries keep their wire order.
     case dictionary(key: Signature, value: Signature, [DictionaryEntry])
     case structure([DBusValue])
-    case variant(DBusValue)
+    /// Only this case needs a box: the containers above already hold their
+    /// elements in arrays, and boxing every scalar would cost an allocation each.
+    indirect case variant(DBusValue)
 
     /// One key/value pair of a dictionary.
     public struct DictionaryEntry: Hashable, Sendable {
