@@ -30,6 +30,12 @@ struct Restrictions: AsyncParsableCommand {
         }
     }
 
+    /// `deny` and `allow` differ only in the state they set.
+    static func set(_ identifier: String, to state: GuidedAccessRestrictionState, bus: BusOptions, interactive: Bool) async throws {
+        try await bus.withAdmin { try await $0.setRestriction(identifier, to: state, interactive: interactive) }
+        emit("\(identifier): \(state.rawValue)")
+    }
+
     struct Deny: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Deny a custom restriction.")
         @OptionGroup var bus: BusOptions
@@ -37,8 +43,7 @@ struct Restrictions: AsyncParsableCommand {
         @Flag(help: "Let polkit ask for a password if needed.") var interactive = false
 
         func run() async throws {
-            try await bus.withAdmin { try await $0.setRestriction(identifier, to: .deny, interactive: interactive) }
-            emit("\(identifier): deny")
+            try await Restrictions.set(identifier, to: .deny, bus: bus, interactive: interactive)
         }
     }
 
@@ -49,8 +54,7 @@ struct Restrictions: AsyncParsableCommand {
         @Flag(help: "Let polkit ask for a password if needed.") var interactive = false
 
         func run() async throws {
-            try await bus.withAdmin { try await $0.setRestriction(identifier, to: .allow, interactive: interactive) }
-            emit("\(identifier): allow")
+            try await Restrictions.set(identifier, to: .allow, bus: bus, interactive: interactive)
         }
     }
 
