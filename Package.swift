@@ -21,6 +21,12 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
+        // GIO (GSettings) plus a shim for the macros Swift cannot import.
+        .systemLibrary(
+            name: "CGIO",
+            pkgConfig: "gio-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
+        ),
         // Swift API over libdbus. Knows nothing of Guided Access.
         .target(name: "DBusKit", dependencies: ["CDBus"]),
         // Private buses (session and system with polkitd) for tests and demos.
@@ -34,11 +40,15 @@ let package = Package(
                            .product(name: "_CryptoExtras", package: "swift-crypto"),
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // The desktop's settings (GSettings: dconf on GNOME) as a feature source
+        // and system-restriction applier. The only module that sees GLib types.
+        .target(name: "GSettingsBridge", dependencies: ["CGIO", "GuidedAccessCore"]),
         // Binds the core to the bus: interfaces, polkit, caller identity.
         .target(name: "GuidedAccessService", dependencies: ["DBusKit", "GuidedAccessCore"]),
         .executableTarget(
             name: "guided-accessd",
-            dependencies: ["GuidedAccessService", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["GuidedAccessService", "GSettingsBridge",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Client library for apps, mirroring UIKit's Guided Access API.
         .target(name: "GuidedAccess", dependencies: ["DBusKit", "GuidedAccessVocabulary"]),

@@ -25,9 +25,15 @@ public final class GuidedAccessModel: @unchecked Sendable {
     public let ownFeatures: OwnFeatureStore
     /// Problems met while loading (a state file moved aside); for the daemon to log.
     public let startupWarnings: [String]
+    /// Where problems that do not fail a call go (a desktop setting that
+    /// could not be written); the daemon points it at its log.
+    public var log: @Sendable (String) -> Void = { _ in }
 
     var vault: PasscodeVault
     var featureSources: [Feature: any FeatureValueSource] = [:]
+    var restrictionApplier: (any SystemRestrictionApplier)?
+    /// Originals of the desktop settings a session changed (see ``SystemRestrictionApplier``).
+    var desktopOriginals: [String: SavedSetting]
 
     /// Loads the state from `store` and resumes a session that was running:
     /// same app, limits and restrictions; `expired` (still locked) when its time
@@ -46,6 +52,7 @@ public final class GuidedAccessModel: @unchecked Sendable {
             forcedStates: managedConfig.restrictions)
         ownFeatures = OwnFeatureStore(values: Self.features(from: loaded.state.featureValues))
         vault = loaded.state.passcode
+        desktopOriginals = loaded.state.desktopOriginals ?? [:]
         vault.iterations = passcodeIterations
         startupWarnings = loaded.warning.map { [$0] } ?? []
         session.resume(now: now)
@@ -62,6 +69,7 @@ public final class GuidedAccessModel: @unchecked Sendable {
         state.featureValues = Dictionary(
             uniqueKeysWithValues: ownFeatures.values.map { ($0.key.propertyName, $0.value) })
         state.passcode = vault
+        state.desktopOriginals = desktopOriginals.isEmpty ? nil : desktopOriginals
         return state
     }
 
@@ -84,12 +92,13 @@ extension GuidedAccessModel {
         let vault: PasscodeVault
         let ownFeatureValues: [Feature: Bool]
         let managedConfig: ManagedConfig
+        let desktopOriginals: [String: SavedSetting]
     }
 
     var memento: Memento {
         Memento(
             session: session, registry: registry, vault: vault, ownFeatureValues: ownFeatures.values,
-            managedConfig: managedConfig)
+            managedConfig: managedConfig, desktopOriginals: desktopOriginals)
     }
 
     func restore(_ memento: Memento) {
@@ -97,6 +106,7 @@ extension GuidedAccessModel {
         registry = memento.registry
         vault = memento.vault
         managedConfig = memento.managedConfig
+        desktopOriginals = memento.desktopOriginals
         for feature in Feature.allCases {
             ownFeatures.set(memento.ownFeatureValues[feature] ?? false, for: feature)
         }
@@ -105,16 +115,26 @@ extension GuidedAccessModel {
     /// Runs `change`, saves if the durable state differs, and reports what
     /// observably changed. On any error everything is rolled back.
     /// `change` returns events that a diff cannot see (warnings, feature values).
+    ///
+    /// When the change alters what the desktop must deny, the originals of
+    /// the settings it will write are saved with it, and the desktop is
+    /// settled only after that save: a crash at any point leaves enough on
+    /// disk to restore exactly.
     func commit(_ change: () throws(GuidedAccessError) -> [ModelChange]) throws(GuidedAccessError) -> [ModelChange] {
         let before = memento
+        let deniedBefore = deniedOnDesktop
         let savedState = persistentState
         let events: [ModelChange]
         do throws(GuidedAccessError) {
             events = try change()
+            captureDesktopOriginals()
             if persistentState != savedState { try store.save(persistentState) }
         } catch {
             restore(before)
             throw error
+        }
+        if deniedOnDesktop != deniedBefore {
+            for problem in settleDesktop() { log(problem) }
         }
         return differences(from: before) + events
     }

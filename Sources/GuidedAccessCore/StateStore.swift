@@ -18,6 +18,9 @@ public struct PersistentState: Codable, Sendable, Equatable {
     public var featureValues: [String: Bool] = [:]
     /// Passcode hash and back-off.
     public var passcode = PasscodeVault()
+    /// Desktop settings a session changed, with the values to put back, by
+    /// setting id. Optional so state files written before it existed still load.
+    public var desktopOriginals: [String: SavedSetting]?
 
     /// A fresh state: no session, no restrictions, no passcode.
     public init() {}

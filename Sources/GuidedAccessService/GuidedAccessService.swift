@@ -17,6 +17,9 @@ public struct ServiceConfiguration: Sendable {
     public var polkitTimeout: Duration = .seconds(25)
     /// PBKDF2 rounds for the passcode; only tests lower it.
     public var passcodeIterations: Int = PasscodeVault.defaultIterations
+    /// The desktop's settings that features and system restrictions map to;
+    /// `nil` keeps every value in the service.
+    public var desktop: (any DesktopSettings)?
 
     public init(stateDirectory: String) { self.stateDirectory = stateDirectory }
 }
@@ -38,6 +41,7 @@ public final class GuidedAccessService: Sendable {
     /// Passcode checks, one at a time (see `end`).
     let passcodeChecks = SerialWork()
     let polkit: PolkitAuthority
+    let desktop: (any DesktopSettings)?
     private let connection: Mutex<Connection?> = Mutex(nil)
     private let deadlineTimer: Mutex<Task<Void, Never>?> = Mutex(nil)
     private let watchedOwners: Mutex<Set<BusName>> = Mutex([])
@@ -52,9 +56,24 @@ public final class GuidedAccessService: Sendable {
             store: StateStore(directory: configuration.stateDirectory), managedConfig: managed,
             passcodeIterations: configuration.passcodeIterations, now: Date())
         for warning in model.startupWarnings { log(warning) }
+        model.log = log
+        if let desktop = configuration.desktop { try Self.connect(model, to: desktop, log: log) }
         self.model = LockedModel(model)
+        self.desktop = configuration.desktop
         polkit = PolkitAuthority(address: configuration.polkitAddress, timeout: configuration.polkitTimeout)
         self.log = log
+    }
+
+    /// Routes the desktop's features and restrictions to it, pushes the
+    /// administrator's locked values, and settles a session that was
+    /// running (or being restored) when the daemon last stopped.
+    private static func connect(_ model: GuidedAccessModel, to desktop: any DesktopSettings,
+                                log: @Sendable (String) -> Void) throws {
+        for problem in desktop.problems { log(problem) }
+        model.setFeatureSource(desktop, for: desktop.desktopFeatures)
+        model.setSystemRestrictionApplier(desktop)
+        _ = try model.enforceLockedFeatures()
+        for problem in model.settleDesktop() { log(problem) }
     }
 
     /// The interfaces at `path`, declared once.
@@ -71,6 +90,10 @@ public final class GuidedAccessService: Sendable {
         bus.export(Self.path, interfaces)
         bus.addObjectManager(at: Self.path)
         for listing in read({ $0.restrictions() }) { exportRestriction(listing.identifier, on: bus) }
+        desktop?.observe { [weak self] change in
+            // Off the desktop's thread: the model lock may be held by a call waiting on that thread.
+            Task { self?.desktopChanged(change) }
+        }
         try await bus.requestName(Self.busName)
         rearmDeadline()
     }

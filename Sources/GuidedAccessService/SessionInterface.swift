@@ -16,6 +16,9 @@ extension GuidedAccessService {
             .property("SystemRestrictions", [String: String].self) {
                 self.read { $0.systemRestrictions.mapValues(\.rawValue) }
             },
+            .property("SystemRestrictionSources", [String: String].self, changes: .const) {
+                self.read { $0.systemRestrictionSources }
+            },
             .property("DisabledRegions", [Region].self) { self.read { $0.disabledRegions } },
             .property("PasscodeSet", Bool.self) { self.read { $0.passcodeIsSet } },
             .property("AllowedApplications", [String].self) { self.read { $0.allowedApplications } },

@@ -3,6 +3,7 @@ import DBusKit
 import Dispatch
 import Foundation
 import GuidedAccessCore
+import GSettingsBridge
 import GuidedAccessService
 
 /// The daemon: options, logging, signals. Everything else is in GuidedAccessService.
@@ -15,7 +16,8 @@ struct GuidedAccessDaemon: AsyncParsableCommand {
             Serves org.guidedaccess.GuidedAccess1 on the session bus. Usually started by D-Bus
             activation; run it by hand to debug. Logs go to stderr. Stop with SIGTERM or Ctrl-C.
             Environment: GUIDED_ACCESS_MANAGED_CONFIG overrides the managed config path;
-            DBUS_SYSTEM_BUS_ADDRESS points polkit checks at another system bus.
+            DBUS_SYSTEM_BUS_ADDRESS points polkit checks at another system bus; GSETTINGS_BACKEND
+            picks where desktop settings live (dconf on GNOME; memory keeps them in the process).
             """,
         version: "1.0.0")
 
@@ -53,6 +55,8 @@ struct GuidedAccessDaemon: AsyncParsableCommand {
         configuration.polkitAddress = polkitAddress.map(BusAddress.address) ?? .system
         configuration.polkitTimeout = .milliseconds(Int(polkitTimeout * 1000))
         if let passcodeIterations { configuration.passcodeIterations = passcodeIterations }
+        // Whatever backend GIO picks: dconf on GNOME, keyfile or memory elsewhere (GSETTINGS_BACKEND).
+        configuration.desktop = GSettingsDesktop()
 
         let service: GuidedAccessService
         let bus: Connection

@@ -1,0 +1,107 @@
+/// The value a desktop setting had before a session changed it, kept in the
+/// state file until it is put back.
+public struct SavedSetting: Codable, Sendable, Equatable {
+    /// The value the user had set, in the backend's text form; `nil` when the
+    /// key was at its default, so restoring resets it instead of pinning the
+    /// default as a user value.
+    public var userValue: String?
+
+    public init(userValue: String?) { self.userValue = userValue }
+}
+
+/// Where the desktop lets a denied system restriction take effect (GSettings
+/// on GNOME). The model decides what is denied and keeps the originals
+/// durable; an applier only reads and writes settings.
+///
+/// Settings are named by an opaque id (`SCHEMA/KEY` for GSettings). Every
+/// method is called with the model's lock held.
+public protocol SystemRestrictionApplier: AnyObject {
+    /// Where `restriction` is enforced, for `SystemRestrictionSources`:
+    /// `gsettings:SCHEMA/KEY` entries joined by commas, or `published` when
+    /// only the shell can act on the published state.
+    func source(of restriction: SystemRestriction) -> String
+    /// The ids of the settings that denying `restrictions` writes.
+    func settings(for restrictions: Set<SystemRestriction>) -> [String]
+    /// The current values of `settings`, exactly as they must be put back.
+    func originals(of settings: [String]) -> [String: SavedSetting]
+    /// Writes the denied value of every setting of `restrictions` that
+    /// differs; durable when it returns. Returns problems to log.
+    func apply(_ restrictions: Set<SystemRestriction>) -> [String]
+    /// Puts `originals` back exactly; durable when it returns. Returns problems to log.
+    func restore(_ originals: [String: SavedSetting]) -> [String]
+}
+
+extension GuidedAccessModel {
+    /// Routes system restrictions to the desktop. Call before serving, then
+    /// ``settleDesktop()`` to apply a resumed session or finish an interrupted restore.
+    public func setSystemRestrictionApplier(_ applier: any SystemRestrictionApplier) {
+        restrictionApplier = applier
+    }
+
+    /// `SystemRestrictionSources`: restriction → where it is enforced.
+    public var systemRestrictionSources: [String: String] {
+        Dictionary(uniqueKeysWithValues: SystemRestriction.allCases.map {
+            ($0.rawValue, restrictionApplier?.source(of: $0) ?? "published")
+        })
+    }
+
+    /// The restrictions the desktop should deny now: the denied ones while a session runs.
+    var deniedOnDesktop: Set<SystemRestriction> {
+        guard session.isLocked else { return [] }
+        return Set(session.systemRestrictions.compactMap { name, state in
+            state == .deny ? SystemRestriction(rawValue: name) : nil
+        })
+    }
+
+    /// Records the originals of settings the new state will write, before
+    /// anything is written; called inside `commit`, so they are saved in the
+    /// same atomic write as the session that needs them.
+    func captureDesktopOriginals() {
+        guard let applier = restrictionApplier else { return }
+        let missing = applier.settings(for: deniedOnDesktop).filter { desktopOriginals[$0] == nil }
+        guard !missing.isEmpty else { return }
+        desktopOriginals.merge(applier.originals(of: missing)) { saved, _ in saved }
+    }
+
+    /// Brings the desktop in line with the session: writes the denied values,
+    /// puts back the originals of settings no longer denied, and forgets
+    /// them once restored. Safe to repeat; also puts back an outside write
+    /// that loosened a running session. Returns problems to log.
+    @discardableResult
+    public func settleDesktop() -> [String] {
+        guard let applier = restrictionApplier else { return [] }
+        var problems: [String] = []
+        let denied = deniedOnDesktop
+        if !denied.isEmpty { problems += applier.apply(denied) }
+        let needed = Set(applier.settings(for: denied))
+        let stale = desktopOriginals.filter { !needed.contains($0.key) }
+        guard !stale.isEmpty else { return problems }
+        problems += applier.restore(stale)
+        // Forgotten only once restored: a crash before this save restores again on restart.
+        for id in stale.keys { desktopOriginals[id] = nil }
+        do { try store.save(persistentState) } catch { problems.append("could not record the restored settings: \(error)") }
+        return problems
+    }
+}
+
+/// A desktop whose own settings hold some features and apply some system
+/// restrictions (GSettings on GNOME). The service routes those features and
+/// restrictions to it and relays its outside changes.
+public protocol DesktopSettings: FeatureValueSource, SystemRestrictionApplier, Sendable {
+    /// The features whose value the desktop stores; the rest stay with the service.
+    var desktopFeatures: [Feature] { get }
+    /// Keys left out at start (schema not installed, unexpected type), to log once.
+    var problems: [String] { get }
+    /// Calls `handler` whenever one of its settings changes, whoever wrote
+    /// it. Called on the desktop's own thread: hand the work off rather
+    /// than block there.
+    func observe(_ handler: @escaping @Sendable (DesktopSettingChange) -> Void)
+}
+
+/// What changed in the desktop's settings.
+public enum DesktopSettingChange: Sendable, Equatable {
+    /// The setting holding this feature.
+    case feature(Feature)
+    /// A setting that a denied system restriction writes (by id).
+    case restrictionSetting(String)
+}
