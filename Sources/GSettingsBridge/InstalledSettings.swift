@@ -10,6 +10,7 @@ final class InstalledSettings {
     private var settings: [String: UnsafeMutablePointer<GSettings>] = [:]
     private var types: [SettingKey: String] = [:]
     private var handlers: [Unmanaged<ChangeHandler>] = []
+    private var missingSchemas: Set<String> = []
     /// Why keys were left out, one line per schema or key.
     private(set) var problems: [String] = []
 
@@ -118,7 +119,9 @@ final class InstalledSettings {
     private func lookUpSchema(_ id: String) -> OpaquePointer? {
         guard let source = g_settings_schema_source_get_default(),
               let schema = g_settings_schema_source_lookup(source, id, 1) else {
-            problems.append("schema \(id) is not installed; its keys are left to the service")
+            if missingSchemas.insert(id).inserted {
+                problems.append("schema \(id) is not installed; its features stay with the service, its restrictions are only published")
+            }
             return nil
         }
         return schema

@@ -94,7 +94,7 @@ extension StateStore {
     public func save(_ state: PersistentState) throws(GuidedAccessError) {
         try FileSystem.makeDirectory(directory)
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(state) else {
             throw .failed("could not encode the state; report this as a bug")
         }

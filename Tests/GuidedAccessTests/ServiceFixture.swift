@@ -92,6 +92,12 @@ final class ServiceFixture: Sendable {
         process.arguments = ["--address", bus.address, "--state-dir", stateDirectory.path,
                              "--managed-config", managedConfig.path, "--polkit-address", polkitAddress,
                              "--polkit-timeout", "3"]
+        // Desktop settings stay in the daemon's memory: these tests are about
+        // the client, and must never reach the user's real dconf.
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+        environment["GSETTINGS_BACKEND"] = "memory"
+        process.environment = environment
         let logPath = directory.appendingPathComponent("daemon.log").path
         if !FileManager.default.fileExists(atPath: logPath) { _ = FileManager.default.createFile(atPath: logPath, contents: nil) }
         guard let log = FileHandle(forWritingAtPath: logPath) else { throw FixtureError("cannot open \(logPath)") }

@@ -157,6 +157,12 @@ final class Harness: Sendable {
         var allowedApplications: [String] = []
         var polkitTimeout: Double = 5
         var startDaemon = true
+        /// Where desktop settings live; a daemon run as nobody always uses memory.
+        var settings: DesktopEnvironment.Backend = .dconf
+        /// Managed `LockedFeatures`.
+        var lockedFeatures: [String: Bool] = [:]
+        /// `XDG_DATA_DIRS` holding the only schemas GLib may see; nil: the system's.
+        var schemaDataDirectories: String?
     }
 
     let options: Options
@@ -166,6 +172,7 @@ final class Harness: Sendable {
     let managedConfig: URL
     let logFile: URL
     let polkitAddress: String
+    let desktop: DesktopEnvironment
     private let polkitAuthority: Mutex<PolkitTestAuthority?>
     private let fakeSystemBus: PrivateBus?
     private let daemon = Mutex<DaemonProcess?>(nil)
@@ -174,9 +181,10 @@ final class Harness: Sendable {
     var address: String { bus.address }
     var polkit: PolkitTestAuthority? { polkitAuthority.withLock { $0 } }
 
-    private init(options: Options, bus: PrivateBus, directory: URL, polkit: PolkitTestAuthority?,
-                 fakeSystemBus: PrivateBus?, polkitAddress: String) {
+    private init(options: Options, bus: PrivateBus, directory: URL, desktop: DesktopEnvironment,
+                 polkit: PolkitTestAuthority?, fakeSystemBus: PrivateBus?, polkitAddress: String) {
         self.options = options
+        self.desktop = desktop
         self.bus = bus
         self.directory = directory
         stateDirectory = directory.appendingPathComponent("state")
@@ -209,9 +217,12 @@ final class Harness: Sendable {
                 polkit = authority
                 polkitAddress = authority.systemBusAddress
             }
-            let bus = try PrivateBus.startSession()
+            let desktop = try DesktopEnvironment(in: directory, backend: options.asNobody ? .memory : options.settings,
+                                                 dataDirectories: options.schemaDataDirectories)
+            let bus = try PrivateBus.startSession(serviceDirectories: [desktop.serviceDirectory.path],
+                                                  environment: desktop.variables)
             sessionBus = bus
-            let harness = Harness(options: options, bus: bus, directory: directory, polkit: polkit,
+            let harness = Harness(options: options, bus: bus, directory: directory, desktop: desktop, polkit: polkit,
                                   fakeSystemBus: fakeSystemBus, polkitAddress: polkitAddress)
             try FileManager.default.createDirectory(at: harness.stateDirectory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
@@ -220,7 +231,8 @@ final class Harness: Sendable {
                     throw HarnessError("cannot chown \(harness.stateDirectory.path) to nobody")
                 }
             }
-            try harness.writeManagedConfig(allowedApplications: options.allowedApplications)
+            try harness.writeManagedConfig(allowedApplications: options.allowedApplications,
+                                           lockedFeatures: options.lockedFeatures)
             if options.startDaemon { try await harness.startDaemon() }
             return harness
         } catch {
@@ -232,8 +244,9 @@ final class Harness: Sendable {
         }
     }
 
-    func writeManagedConfig(allowedApplications: [String]) throws {
-        let data = try JSONSerialization.data(withJSONObject: ["AllowedApplications": allowedApplications])
+    func writeManagedConfig(allowedApplications: [String], lockedFeatures: [String: Bool] = [:]) throws {
+        let data = try JSONSerialization.data(withJSONObject: ["AllowedApplications": allowedApplications,
+                                                               "LockedFeatures": lockedFeatures])
         try data.write(to: managedConfig)
         chmod(managedConfig.path, 0o644)
     }
@@ -266,6 +279,8 @@ final class Harness: Sendable {
                     "GUIDED_ACCESS_MANAGED_CONFIG"] {
             environment.removeValue(forKey: key)
         }
+        // GLib reaches the desktop's settings (dconf) over the session bus: the private one.
+        for (key, value) in desktopVariables { environment[key] = value }
         environment["GA_TEST_LOG"] = logFile.path
         environment["GA_TEST_PIDFILE"] = pidFile.path
         process.environment = environment

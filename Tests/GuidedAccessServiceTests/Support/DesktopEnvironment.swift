@@ -1,0 +1,93 @@
+import DBusTesting
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a test's desktop settings live: the real dconf (bus-activated on
+/// the test's private session bus), GLib's keyfile backend, or memory, always
+/// under the test's own XDG_CONFIG_HOME and XDG_RUNTIME_DIR, so the user's
+/// database is never read or written.
+struct DesktopEnvironment: Sendable {
+    enum Backend: String, Sendable {
+        case dconf, keyfile, memory
+    }
+
+    let backend: Backend
+    /// `XDG_DATA_DIRS` for GLib, to install only some schemas; nil keeps the system's.
+    let dataDirectories: String?
+    let configHome: URL
+    let runtimeDirectory: URL
+    /// `<servicedir>` for the private session bus: dconf-service and at-spi-bus-launcher.
+    let serviceDirectory: URL
+
+    /// The session services a test may activate, where they are installed.
+    static let activatable = [("ca.desrt.dconf", "/usr/libexec/dconf-service"),
+                              ("org.a11y.Bus", "/usr/libexec/at-spi-bus-launcher")]
+
+    static var dconfAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/libexec/dconf-service") }
+    static var atspiAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/libexec/at-spi-bus-launcher") }
+
+    /// Creates the directories under `directory/desktop`.
+    init(in directory: URL, backend: Backend, dataDirectories: String? = nil) throws {
+        self.backend = backend
+        self.dataDirectories = dataDirectories
+        let root = directory.appendingPathComponent("desktop")
+        configHome = root.appendingPathComponent("config")
+        runtimeDirectory = root.appendingPathComponent("runtime")
+        serviceDirectory = root.appendingPathComponent("services")
+        for url in [configHome, runtimeDirectory, serviceDirectory] {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        for (name, executable) in Self.activatable where FileManager.default.isExecutableFile(atPath: executable) {
+            try "[D-BUS Service]\nName=\(name)\nExec=\(executable)\n"
+                .write(to: serviceDirectory.appendingPathComponent("\(name).service"), atomically: true, encoding: .utf8)
+        }
+    }
+
+    /// What the daemon, the bus (and so what it activates) and `gsettings` get.
+    var variables: [String: String] {
+        var variables = ["XDG_CONFIG_HOME": configHome.path, "XDG_RUNTIME_DIR": runtimeDirectory.path,
+                         "GSETTINGS_BACKEND": backend.rawValue]
+        if let dataDirectories { variables["XDG_DATA_DIRS"] = dataDirectories }
+        return variables
+    }
+
+    /// The user's own dconf database, which no test may touch: its
+    /// modification time (nil when there is none).
+    static var userDatabaseStamp: Date? {
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+        let path = home + "/.config/dconf/user"
+        return (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+    }
+}
+
+extension Harness {
+    /// `gsettings ARGS...` against the test's desktop settings, as an independent peer.
+    func gsettings(_ arguments: [String]) async throws -> ToolResult {
+        try await run(["gsettings"] + arguments, environment: desktopVariables)
+    }
+
+    /// `dconf ARGS...` against the test's database (the dconf backend only).
+    func dconf(_ arguments: [String]) async throws -> ToolResult {
+        try await run(["dconf"] + arguments, environment: desktopVariables)
+    }
+
+    /// `gsettings set`, failing the test when it fails.
+    func gsettingsSet(_ schema: String, _ key: String, _ value: String) async throws {
+        let result = try await gsettings(["set", schema, key, value])
+        guard result.ok else { throw HarnessError("gsettings set \(schema) \(key) \(value) failed: \(result)") }
+    }
+
+    /// `gsettings get`, trimmed.
+    func gsettingsGet(_ schema: String, _ key: String) async throws -> String {
+        let result = try await gsettings(["get", schema, key])
+        guard result.ok else { throw HarnessError("gsettings get \(schema) \(key) failed: \(result)") }
+        return result.output
+    }
+
+    /// The environment that points GLib clients at the test's bus and settings.
+    var desktopVariables: [String: String] {
+        desktop.variables.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address]) { $1 }
+    }
+}
