@@ -312,6 +312,9 @@ public struct GuidedAccessStatus: Sendable, Hashable {
     public var timeRemaining: UInt64
     /// Built-in restriction name → `allow`/`deny`.
     public var systemRestrictions: [String: String]
+    /// Built-in restriction name → where it is enforced: `gsettings:SCHEMA/KEY`
+    /// entries joined by commas, or `published` (only the shell can act on it).
+    public var systemRestrictionSources: [String: String]
     /// Regions where input is ignored.
     public var disabledRegions: [GuidedAccessRegion]
     /// A passcode is configured.
@@ -328,6 +331,7 @@ public struct GuidedAccessStatus: Sendable, Hashable {
         timeLimit = properties["TimeLimit"]?.get(UInt64.self) ?? 0
         timeRemaining = properties["TimeRemaining"]?.get(UInt64.self) ?? 0
         systemRestrictions = properties["SystemRestrictions"]?.get([String: String].self) ?? [:]
+        systemRestrictionSources = properties["SystemRestrictionSources"]?.get([String: String].self) ?? [:]
         if case .array(_, let items)? = properties["DisabledRegions"]?.value {
             disabledRegions = items.compactMap(GuidedAccessRegion.init)
         } else {

@@ -73,6 +73,12 @@ struct CLITests {
         #expect(status["timeLimit"] as? Int == 5400)
         let system = status["systemRestrictions"] as? [String: String] ?? [:]
         #expect(system["sleep-wake-button"] == "deny" && system["volume-buttons"] == "deny" && system["touch"] == "deny")
+        let sources = status["systemRestrictionSources"] as? [String: String] ?? [:]
+        #expect(sources["keyboards"] == "published")
+        #expect(sources["touch"] == "gsettings:org.gnome.desktop.peripherals.touchpad/send-events")
+        result = try await fixture.cli(["status"])
+        #expect(result.stdout.contains("ENFORCED THROUGH"), "\(result.stdout)")
+        #expect(result.stdout.contains("gsettings org.gnome.desktop.peripherals.touchpad (send-events)"), "\(result.stdout)")
         #expect(system["motion"] == "allow")
         #expect(status["disabledRegions"] as? [[Int]] == [[0, 0, 100, 50], [10, 20, 30, 40]])
         result = try await fixture.cli(["status"])
@@ -153,6 +159,10 @@ struct CLITests {
         #expect(features.first { $0["name"] as? String == "ReduceMotion" }?["enabled"] as? Bool == true)
         #expect(features.first { $0["name"] as? String == "BoldText" }?["enabled"] as? Bool == true)
         #expect(features.first { $0["name"] as? String == "Zoom" }?["enabled"] as? Bool == false)
+        // The fixture's daemon keeps GSettings in memory: the keys exist, nothing is written to disk.
+        #expect(features.first { $0["name"] as? String == "ReduceMotion" }?["source"] as? String
+                == "gsettings:org.gnome.desktop.interface/enable-animations")
+        #expect(features.first { $0["name"] as? String == "BoldText" }?["source"] as? String == "service")
         #expect(await eventually { client.isReduceMotionEnabled && client.isBoldTextEnabled })
     }
 

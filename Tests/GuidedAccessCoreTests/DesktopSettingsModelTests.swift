@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import GuidedAccessCore
+
+/// An applier over a dictionary, that records what the state file held
+/// each time it was asked to write.
+private final class RecordingApplier: SystemRestrictionApplier {
+    var values: [String: String] = ["notifications/show-banners": "true", "power-menu/disable-log-out": "false"]
+    var stateFileAtApply: [String] = []
+    let statePath: String
+
+    init(statePath: String) { self.statePath = statePath }
+
+    func source(of restriction: SystemRestriction) -> String {
+        settings(for: [restriction]).isEmpty ? "published" : "test:" + settings(for: [restriction]).joined(separator: ",")
+    }
+
+    func settings(for restrictions: Set<SystemRestriction>) -> [String] {
+        restrictions.flatMap { restriction -> [String] in
+            switch restriction {
+            case .notifications: ["notifications/show-banners"]
+            case .powerMenu: ["power-menu/disable-log-out"]
+            default: []
+            }
+        }
+    }
+
+    func originals(of settings: [String]) -> [String: SavedSetting] {
+        Dictionary(uniqueKeysWithValues: settings.map { ($0, SavedSetting(userValue: values[$0])) })
+    }
+
+    func apply(_ restrictions: Set<SystemRestriction>) -> [String] {
+        stateFileAtApply.append((try? String(contentsOfFile: statePath, encoding: .utf8)) ?? "")
+        for id in settings(for: restrictions) { values[id] = "denied" }
+        return []
+    }
+
+    func restore(_ originals: [String: SavedSetting]) -> [String] {
+        for (id, saved) in originals { values[id] = saved.userValue }
+        return []
+    }
+}
+
+@Suite("Model: system restrictions on the desktop")
+struct DesktopSettingsModelTests {
+    @Test("originals are on disk before the first write; End restores them and forgets them")
+    func originalsBeforeWrites() throws {
+        try withTemporaryDirectory { directory in
+            let model = try makeModel(in: directory)
+            let applier = RecordingApplier(statePath: StateStore(directory: directory).path)
+            model.setSystemRestrictionApplier(applier)
+            #expect(model.systemRestrictionSources["keyboards"] == "published")
+            #expect(model.systemRestrictionSources["notifications"] == "test:notifications/show-banners")
+
+            _ = try model.start(app: "/usr/bin/kiosk", systemRestrictions: ["notifications": "deny"], now: t0)
+            #expect(applier.values["notifications/show-banners"] == "denied")
+            #expect(applier.stateFileAtApply.count == 1)
+            #expect(applier.stateFileAtApply.first?.contains("\"notifications/show-banners\"") == true)
+
+            // Denying one more during the session saves its original too, first.
+            _ = try model.setSystemRestrictions(["power-menu": "deny"])
+            #expect(applier.stateFileAtApply.last?.contains("\"power-menu/disable-log-out\"") == true)
+            #expect(applier.values["power-menu/disable-log-out"] == "denied")
+
+            _ = try model.end(now: at(10))
+            #expect(applier.values == ["notifications/show-banners": "true", "power-menu/disable-log-out": "false"])
+            #expect(model.persistentState.desktopOriginals == nil)
+        }
+    }
+
+    @Test("a restart with saved originals and no session (crash during End) restores them")
+    func restoreAfterCrashDuringEnd() throws {
+        try withTemporaryDirectory { directory in
+            var state = PersistentState()
+            state.desktopOriginals = ["notifications/show-banners": SavedSetting(userValue: nil)]
+            try StateStore(directory: directory).save(state)
+            let model = try makeModel(in: directory)
+            let applier = RecordingApplier(statePath: StateStore(directory: directory).path)
+            applier.values["notifications/show-banners"] = "denied"
+            model.setSystemRestrictionApplier(applier)
+            model.settleDesktop()
+            #expect(applier.values["notifications/show-banners"] == nil, "reset to the default")
+            #expect(try StateStore(directory: directory).load(now: t0).state.desktopOriginals == nil)
+        }
+    }
+}
