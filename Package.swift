@@ -57,6 +57,7 @@ let package = Package(
             dependencies: ["GuidedAccess", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "dbus-benchmark", dependencies: ["DBusKit", "DBusTesting"], path: "Benchmarks/dbus-benchmark"),
+        .executableTarget(name: "desktop-benchmark", dependencies: ["DBusKit", "DBusTesting"], path: "Benchmarks/desktop-benchmark"),
         .executableTarget(name: "dbus-demo", dependencies: ["DBusKit"], path: "Sources/dbus-demo"),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "DBusTesting"]),
         .executableTarget(name: "guided-access-shop", dependencies: ["GuidedAccess"], path: "Examples/Shop"),

@@ -269,7 +269,10 @@ private final class RunningChild: @unchecked Sendable {
             if outOpen { fds.append(pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)) }
             if errOpen { fds.append(pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)) }
             if inFD >= 0 { fds.append(pollfd(fd: inFD, events: Int16(POLLOUT), revents: 0)) }
-            let remainingMS = Int32(max(0, min(50, (deadline - ChildProcess.monotonicNow()) * 1000)))
+            // With every pipe closed only the exit is left to see: check again
+            // soon rather than sleep 50 ms on no descriptors.
+            let slice = fds.isEmpty ? 1.0 : 50.0
+            let remainingMS = Int32(max(0, min(slice, (deadline - ChildProcess.monotonicNow()) * 1000)))
             _ = poll(&fds, nfds_t(fds.count), remainingMS)
 
             for entry in fds where entry.revents != 0 {
