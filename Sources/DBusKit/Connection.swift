@@ -293,6 +293,12 @@ public final class Connection: @unchecked Sendable {
 
     // MARK: Names
 
+    /// Sets who may call the exported objects and how many calls one sender
+    /// may have running. Set it before exporting objects.
+    public func setCallPolicy(_ policy: CallPolicy) {
+        loop.execute { self.objects.admission.policy = policy }
+    }
+
     /// Requests a well-known name without queueing. Export objects first so
     /// no call that arrives right after the name appears is lost.
     /// Throws `NameUnavailableError` when someone else owns it.

@@ -21,6 +21,7 @@ public struct DBusError: Error, Hashable, Sendable, CustomStringConvertible {
     public static func unknownProperty(_ message: String) -> DBusError { .init("org.freedesktop.DBus.Error.UnknownProperty", message) }
     public static func propertyReadOnly(_ message: String) -> DBusError { .init("org.freedesktop.DBus.Error.PropertyReadOnly", message) }
     public static func accessDenied(_ message: String) -> DBusError { .init("org.freedesktop.DBus.Error.AccessDenied", message) }
+    public static func limitsExceeded(_ message: String) -> DBusError { .init("org.freedesktop.DBus.Error.LimitsExceeded", message) }
     public static func noReply(_ message: String) -> DBusError { .init("org.freedesktop.DBus.Error.NoReply", message) }
     public static func disconnected(_ message: String) -> DBusError { .init("org.freedesktop.DBus.Error.Disconnected", message) }
     public static func interactiveAuthorizationRequired(_ message: String) -> DBusError {

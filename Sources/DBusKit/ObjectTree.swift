@@ -7,6 +7,8 @@ final class ObjectTree {
     /// signal is sent only when a value really changed.
     private var announced: [ObjectPath: [InterfaceName: [MemberName: DBusValue]]] = [:]
     var managerPaths: Set<ObjectPath> = []
+    /// Who may call, and how much at once.
+    let admission = CallAdmission()
 
     // MARK: Export
 
@@ -84,8 +86,13 @@ final class ObjectTree {
 
     // MARK: Dispatch
 
-    /// Routes one method call; every failure becomes a standard error reply.
+    /// Admits the caller (``CallPolicy``), then routes the call.
     func dispatch(_ call: MethodCall) {
+        admission.admit(call)
+    }
+
+    /// Routes one method call; every failure becomes a standard error reply.
+    func route(_ call: MethodCall) {
         let message = call.message
         guard let member = message.member else { return }
         let path = call.path
@@ -125,8 +132,11 @@ final class ObjectTree {
         guard incoming.message.signature == method.inputSignature else {
             return fail(incoming, .invalidArgs("\(method.name) expects arguments of type '\(method.inputSignature)', got '\(incoming.message.signature)'"))
         }
+        let sender = incoming.sender
+        guard admission.start(sender) else { return fail(incoming, admission.policy.busy) }
         let call = MethodCall(message: incoming.message, connection: incoming.connection, replyHooks: ReplyHooks())
-        Task {
+        Task { [admission] in
+            defer { admission.finish(sender) }
             do {
                 let values = try await method.handler(call)
                 call.connection.reply(to: call) { try call.message.makeReply(values) }
@@ -144,7 +154,7 @@ final class ObjectTree {
         call.connection.reply(to: call) { try call.message.makeReply(values) }
     }
 
-    private func fail(_ call: MethodCall, _ error: DBusError) {
+    func fail(_ call: MethodCall, _ error: DBusError) {
         call.connection.reply(to: call) { call.message.makeErrorReply(error) }
     }
 

@@ -66,6 +66,20 @@ enum FileSystem {
         guard fsync(fd) == 0 else { throw failure("sync directory", directory) }
     }
 
+    /// Removes the temporary files `writeAtomically` leaves for `path` when
+    /// a process dies mid-write (`PATH.tmp-PID-N`), unless that process still
+    /// runs. Returns the names removed.
+    static func removeStrayTemporaries(of path: String, directory: String) -> [String] {
+        let prefix = (path as NSString).lastPathComponent + ".tmp-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { name in
+            guard name.hasPrefix(prefix) else { return false }
+            let pid = name.dropFirst(prefix.count).split(separator: "-").first.flatMap { pid_t($0) }
+            if let pid, pid != getpid(), kill(pid, 0) == 0 { return false }
+            return unlink(directory + "/" + name) == 0
+        }
+    }
+
     /// Renames `path` to `newPath`; throws on failure.
     static func move(_ path: String, to newPath: String) throws(GuidedAccessError) {
         guard rename(path, newPath) == 0 else { throw failure("rename \(path) to", newPath) }

@@ -20,7 +20,7 @@ public enum GuidedAccessError: Error, Equatable, Sendable, CustomStringConvertib
     /// The caller already holds as many registrations as it may.
     case quotaExceeded(String)
     /// Too many wrong passcodes; further attempts are refused for a while.
-    case rateLimited(retryAfterSeconds: UInt64)
+    case rateLimited(String)
     /// A feature name that the service does not know.
     case unknownFeature(String)
 
@@ -45,10 +45,8 @@ public enum GuidedAccessError: Error, Equatable, Sendable, CustomStringConvertib
         switch self {
         case .permissionDenied(let text), .failed(let text), .invalidArgument(let text),
              .notActive(let text), .alreadyActive(let text), .notOwner(let text),
-             .quotaExceeded(let text), .unknownFeature(let text):
+             .quotaExceeded(let text), .rateLimited(let text), .unknownFeature(let text):
             text
-        case .rateLimited(let seconds):
-            "too many wrong passcodes; try again in \(seconds) second\(seconds == 1 ? "" : "s")"
         }
     }
 
@@ -57,6 +55,11 @@ public enum GuidedAccessError: Error, Equatable, Sendable, CustomStringConvertib
 }
 
 extension GuidedAccessError {
+    /// Passcode back-off: wrong guesses wait this long before the next is checked.
+    public static func passcodeBackOff(seconds: UInt64) -> GuidedAccessError {
+        .rateLimited("too many wrong passcodes; try again in \(seconds) second\(seconds == 1 ? "" : "s")")
+    }
+
     /// The standard refusal for requests that need a running session.
     static let noSession = GuidedAccessError.notActive(
         "no Guided Access session is active; start one with Start first")

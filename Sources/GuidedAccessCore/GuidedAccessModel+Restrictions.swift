@@ -62,7 +62,7 @@ extension GuidedAccessModel {
 
     /// One restriction's row, for its object's properties; `nil` when unknown.
     public func restriction(_ identifier: String) -> RestrictionListing? {
-        registry.list().first { $0.identifier == identifier }
+        registry.listing(of: identifier)
     }
 }
 
@@ -74,6 +74,7 @@ extension GuidedAccessModel {
         try commit { () throws(GuidedAccessError) in
             managedConfig = config
             registry.setForcedStates(config.restrictions)
+            registry.limits = config.limits
             return try enforceLockedFeatures()
         }
     }

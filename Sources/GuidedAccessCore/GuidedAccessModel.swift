@@ -49,12 +49,13 @@ public final class GuidedAccessModel: @unchecked Sendable {
         session = loaded.state.session
         registry = RestrictionRegistry(
             records: loaded.state.restrictionRecords, states: loaded.state.restrictionStates,
-            forcedStates: managedConfig.restrictions)
+            forcedStates: managedConfig.restrictions, limits: managedConfig.limits)
         ownFeatures = OwnFeatureStore(values: Self.features(from: loaded.state.featureValues))
         vault = loaded.state.passcode
         desktopOriginals = loaded.state.desktopOriginals ?? [:]
         vault.iterations = passcodeIterations
-        startupWarnings = loaded.warning.map { [$0] } ?? []
+        startupWarnings = (loaded.warning.map { [$0] } ?? [])
+            + loaded.removedTemporaries.map { "removed \($0), left in \(store.directory) by a write that was interrupted" }
         session.resume(now: now)
         for (feature, value) in managedConfig.lockedFeatures { ownFeatures.set(value, for: feature) }
         if persistentState != loaded.state { try store.save(persistentState) }
@@ -121,6 +122,7 @@ extension GuidedAccessModel {
     /// settled only after that save: a crash at any point leaves enough on
     /// disk to restore exactly.
     func commit(_ change: () throws(GuidedAccessError) -> [ModelChange]) throws(GuidedAccessError) -> [ModelChange] {
+        _ = registry.takeTouched()
         let before = memento
         let deniedBefore = deniedOnDesktop
         let savedState = persistentState
@@ -166,28 +168,26 @@ extension GuidedAccessModel {
         }
     }
 
+    /// What changed for the identifiers the change touched (the registry
+    /// keeps that list), so the cost follows the change, not the registry.
     private func restrictionDifferences(from oldRegistry: RestrictionRegistry) -> [ModelChange] {
-        let old = Dictionary(uniqueKeysWithValues: oldRegistry.list().map { ($0.identifier, $0) })
-        let new = registry.list()
         var changes: [ModelChange] = []
-        for listing in new {
-            let previous = old[listing.identifier]
-            if previous == nil { changes.append(.restrictionAdded(identifier: listing.identifier)) }
+        for identifier in registry.takeTouched().sorted() {
+            let previous = oldRegistry.listing(of: identifier)
+            guard let listing = registry.listing(of: identifier) else {
+                guard let previous else { continue }
+                if previous.state != .allow { changes.append(.restrictionChanged(identifier: identifier, state: .allow)) }
+                changes.append(.restrictionRemoved(identifier: identifier))
+                continue
+            }
+            if previous == nil { changes.append(.restrictionAdded(identifier: identifier)) }
             if let previous, previous.text != listing.text || previous.detail != listing.detail
                 || previous.app != listing.app || previous.registered != listing.registered {
-                changes.append(.restrictionRecordChanged(identifier: listing.identifier))
+                changes.append(.restrictionRecordChanged(identifier: identifier))
             }
             if (previous?.state ?? .allow) != listing.state {
-                changes.append(.restrictionChanged(identifier: listing.identifier, state: listing.state))
+                changes.append(.restrictionChanged(identifier: identifier, state: listing.state))
             }
-        }
-        let remaining = Set(new.map(\.identifier))
-        for listing in old.values.sorted(by: { $0.identifier < $1.identifier })
-        where !remaining.contains(listing.identifier) {
-            if listing.state != .allow {
-                changes.append(.restrictionChanged(identifier: listing.identifier, state: .allow))
-            }
-            changes.append(.restrictionRemoved(identifier: listing.identifier))
         }
         return changes
     }

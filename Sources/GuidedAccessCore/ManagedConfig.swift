@@ -7,7 +7,8 @@ import Foundation
 /// ```json
 /// {"AllowedApplications": ["org.example.Kiosk"],
 ///  "Restrictions": {"com.example.app.purchase": "deny"},
-///  "LockedFeatures": {"Zoom": true}}
+///  "LockedFeatures": {"Zoom": true},
+///  "Limits": {"PerApp": 2048}}
 /// ```
 /// Every key is optional. Unknown keys are rejected rather than ignored: a
 /// misspelt key would otherwise silently drop a policy the admin relies on.
@@ -21,21 +22,25 @@ public struct ManagedConfig: Codable, Sendable, Equatable {
     public var restrictions: [String: RestrictionState]
     /// Feature values nobody can change.
     public var lockedFeatures: [Feature: Bool]
+    /// Caps on custom restrictions (see ``RegistrationLimits``).
+    public var limits: RegistrationLimits
 
-    /// A config, empty by default (no policy).
+    /// A config, empty by default (no policy, default limits).
     public init(
         allowedApplications: [String] = [], restrictions: [String: RestrictionState] = [:],
-        lockedFeatures: [Feature: Bool] = [:]
+        lockedFeatures: [Feature: Bool] = [:], limits: RegistrationLimits = RegistrationLimits()
     ) {
         self.allowedApplications = allowedApplications
         self.restrictions = restrictions
         self.lockedFeatures = lockedFeatures
+        self.limits = limits
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case allowedApplications = "AllowedApplications"
         case restrictions = "Restrictions"
         case lockedFeatures = "LockedFeatures"
+        case limits = "Limits"
     }
 }
 
@@ -91,10 +96,12 @@ extension ManagedConfig {
         let apps = try container.decodeIfPresent([String].self, forKey: AnyKey(CodingKeys.allowedApplications))
         let states = try container.decodeIfPresent([String: String].self, forKey: AnyKey(CodingKeys.restrictions))
         let locked = try container.decodeIfPresent([String: Bool].self, forKey: AnyKey(CodingKeys.lockedFeatures))
+        let limits = try container.decodeIfPresent([String: Int].self, forKey: AnyKey(CodingKeys.limits))
         self.init(
             allowedApplications: try Self.checkedApps(apps ?? []),
             restrictions: try Self.checkedRestrictions(states ?? [:]),
-            lockedFeatures: try Self.checkedFeatures(locked ?? [:]))
+            lockedFeatures: try Self.checkedFeatures(locked ?? [:]),
+            limits: try RegistrationLimits(managed: limits ?? [:]))
     }
 
     /// Writes the same shape that ``init(from:)`` reads.
@@ -104,6 +111,7 @@ extension ManagedConfig {
         try container.encode(restrictions.mapValues(\.rawValue), forKey: .restrictions)
         let features = Dictionary(uniqueKeysWithValues: lockedFeatures.map { ($0.key.propertyName, $0.value) })
         try container.encode(features, forKey: .lockedFeatures)
+        try container.encode(limits.managed, forKey: .limits)
     }
 }
 

@@ -90,7 +90,7 @@ extension PasscodeVault {
     /// is set). The slow comparison (`matches`) needs no vault, so callers
     /// can run it without holding whatever guards the vault.
     public func challenge(now: Date) throws(GuidedAccessError) -> PasscodeHash {
-        if let wait = retryAfter(now: now) { throw .rateLimited(retryAfterSeconds: wait) }
+        if let wait = retryAfter(now: now) { throw .passcodeBackOff(seconds: wait) }
         guard let stored else {
             throw .permissionDenied(
                 "no passcode is set; end the session with administrator authorization, or set one with SetPasscode")

@@ -29,11 +29,34 @@ public struct RestrictionRecord: Codable, Sendable, Equatable {
     /// connection lives; `nil` once it left. Never persisted, because
     /// connections do not survive a restart.
     public var owner: String?
+    /// When it was last registered, as a registry-wide counter: the least
+    /// recently registered of the records nobody decided on are forgotten first.
+    public var sequence: UInt64
 
     /// True while the registering connection lives.
     public var registered: Bool { owner != nil }
 
-    private enum CodingKeys: String, CodingKey { case identifier, text, detail, app }
+    private enum CodingKeys: String, CodingKey { case identifier, text, detail, app, sequence }
+
+    public init(identifier: String, text: String, detail: String, app: String, owner: String?, sequence: UInt64) {
+        self.identifier = identifier
+        self.text = text
+        self.detail = detail
+        self.app = app
+        self.owner = owner
+        self.sequence = sequence
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        identifier = try container.decode(String.self, forKey: .identifier)
+        text = try container.decode(String.self, forKey: .text)
+        detail = try container.decode(String.self, forKey: .detail)
+        app = try container.decode(String.self, forKey: .app)
+        // Files written before eviction existed have no sequence: they count as oldest.
+        sequence = try container.decodeIfPresent(UInt64.self, forKey: .sequence) ?? 0
+        owner = nil
+    }
 }
 
 /// One row of `List()`: everything known about an identifier.
@@ -58,33 +81,67 @@ public struct RestrictionListing: Sendable, Equatable {
 /// quitting and the daemon restarting, and an admin may set the state of an
 /// identifier no app registered yet (pre-deny). States forced by managed
 /// config override everything and cannot be changed here.
-public struct RestrictionRegistry: Sendable, Equatable {
-    /// Most live registrations one connection may hold.
-    public static let registrationsPerOwner = 256
-
+///
+/// Every per-identifier operation is a dictionary lookup; live registrations
+/// are indexed by owner and counted by app, so a registration or a
+/// disconnect costs what it touches, not what the registry holds. What it
+/// may hold is bounded by ``RegistrationLimits``.
+public struct RestrictionRegistry: Sendable {
     /// Records by identifier.
     public private(set) var records: [String: RestrictionRecord] = [:]
     /// Chosen states by identifier; absent means `allow`.
     public private(set) var states: [String: RestrictionState] = [:]
     /// States forced by managed config; they win over `states`.
     public private(set) var forcedStates: [String: RestrictionState] = [:]
+    /// The caps.
+    public var limits: RegistrationLimits
+    /// Identifiers whose record or state changed since ``takeTouched()``.
+    private(set) var touched: Set<String> = []
+
+    private var liveByOwner: [String: Set<String>] = [:]
+    private var liveCountByApp: [String: Int] = [:]
+    private var liveCount = 0
+    private var nextSequence: UInt64 = 1
 
     /// An empty registry, or one restored from disk (all records unregistered).
     public init(
         records: [RestrictionRecord] = [], states: [String: RestrictionState] = [:],
-        forcedStates: [String: RestrictionState] = [:]
+        forcedStates: [String: RestrictionState] = [:], limits: RegistrationLimits = RegistrationLimits()
     ) {
         for var record in records {
             record.owner = nil
             self.records[record.identifier] = record
+            nextSequence = max(nextSequence, record.sequence + 1)
         }
         self.states = states.filter { $0.value == .deny }
         self.forcedStates = forcedStates
+        self.limits = limits
+        forgetUndecided()
+        touched = []
     }
 
     /// Replaces the managed-config forced states (config reload).
     public mutating func setForcedStates(_ forced: [String: RestrictionState]) {
+        touched.formUnion(forced.keys)
+        touched.formUnion(forcedStates.keys)
         forcedStates = forced
+    }
+
+    /// The identifiers changed since the last call, and forgets them.
+    mutating func takeTouched() -> Set<String> {
+        defer { touched = [] }
+        return touched
+    }
+
+    /// Live registrations held by `app` across its connections.
+    public func liveRegistrations(of app: String) -> Int { liveCountByApp[app] ?? 0 }
+}
+
+extension RestrictionRegistry: Equatable {
+    /// Equal when they hold the same records, states and limits (indexes follow from those).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.records == rhs.records && lhs.states == rhs.states && lhs.forcedStates == rhs.forcedStates
+            && lhs.limits == rhs.limits
     }
 }
 
@@ -92,19 +149,24 @@ public struct RestrictionRegistry: Sendable, Equatable {
 
 extension RestrictionRegistry {
     /// Registers `declarations` for `owner` (an opaque connection id) on behalf
-    /// of `app`. All-or-nothing: everything is checked before anything changes.
-    /// Registering again updates the texts.
+    /// of `app`. All-or-nothing: everything, caps included, is checked before
+    /// anything changes. Registering again updates the texts.
     public mutating func register(
         owner: String, app: String, _ declarations: [RestrictionDeclaration]
     ) throws(GuidedAccessError) {
         try AppIdentifier.validate(app)
         try Self.validate(declarations)
         try checkNoOtherOwner(owner, declarations)
-        try checkQuota(owner, declarations)
+        try checkLimits(owner, app, declarations)
         for declaration in declarations {
+            let previous = records[declaration.identifier]
+            if previous?.owner != owner { addLive(declaration.identifier, owner: owner, app: app) }
+            else if previous?.app != app { moveLive(from: previous!.app, to: app) }
             records[declaration.identifier] = RestrictionRecord(
                 identifier: declaration.identifier, text: declaration.text, detail: declaration.detail,
-                app: app, owner: owner)
+                app: app, owner: owner, sequence: nextSequence)
+            nextSequence += 1
+            touched.insert(declaration.identifier)
         }
     }
 
@@ -122,16 +184,57 @@ extension RestrictionRegistry {
                     "restriction \(identifier) was not registered by this connection; only its registrant may unregister it")
             }
         }
-        for identifier in identifiers { records[identifier]?.owner = nil }
+        for identifier in Set(identifiers) { removeLive(identifier) }
+        forgetUndecided()
     }
 
     /// The owner's connection went away: its records become unregistered but
     /// keep their texts and states. Returns the identifiers that changed.
     @discardableResult
     public mutating func ownerLeft(_ owner: String) -> [String] {
-        let left = records.values.filter { $0.owner == owner }.map(\.identifier).sorted()
-        for identifier in left { records[identifier]?.owner = nil }
+        let left = (liveByOwner[owner] ?? []).sorted()
+        for identifier in left { removeLive(identifier) }
+        forgetUndecided()
         return left
+    }
+
+    private mutating func addLive(_ identifier: String, owner: String, app: String) {
+        liveByOwner[owner, default: []].insert(identifier)
+        liveCountByApp[app, default: 0] += 1
+        liveCount += 1
+    }
+
+    private mutating func moveLive(from oldApp: String, to app: String) {
+        decrement(oldApp)
+        liveCountByApp[app, default: 0] += 1
+    }
+
+    private mutating func removeLive(_ identifier: String) {
+        guard let record = records[identifier], let owner = record.owner else { return }
+        liveByOwner[owner]?.remove(identifier)
+        if liveByOwner[owner]?.isEmpty == true { liveByOwner[owner] = nil }
+        decrement(record.app)
+        liveCount -= 1
+        records[identifier]?.owner = nil
+        touched.insert(identifier)
+    }
+
+    private mutating func decrement(_ app: String) {
+        let count = (liveCountByApp[app] ?? 1) - 1
+        liveCountByApp[app] = count > 0 ? count : nil
+    }
+
+    /// A record is only a title when its app left and nobody decided its
+    /// state. Past `rememberedTitles` of those, the least recently
+    /// registered go; the scan runs only when the bound can be exceeded.
+    private mutating func forgetUndecided() {
+        guard records.count - liveCount > limits.rememberedTitles else { return }
+        let undecided = records.values.filter { !$0.registered && states[$0.identifier] == nil && forcedStates[$0.identifier] == nil }
+        guard undecided.count > limits.rememberedTitles else { return }
+        for record in undecided.sorted(by: { $0.sequence < $1.sequence }).prefix(undecided.count - limits.rememberedTitles) {
+            records[record.identifier] = nil
+            touched.insert(record.identifier)
+        }
     }
 
     private static func validate(_ declarations: [RestrictionDeclaration]) throws(GuidedAccessError) {
@@ -157,12 +260,22 @@ extension RestrictionRegistry {
         }
     }
 
-    private func checkQuota(_ owner: String, _ declarations: [RestrictionDeclaration]) throws(GuidedAccessError) {
-        let held = Set(records.values.filter { $0.owner == owner }.map(\.identifier))
-        let total = held.union(declarations.map(\.identifier)).count
-        guard total <= Self.registrationsPerOwner else {
+    /// Each cap is checked against what the registration would leave, and
+    /// named with its value when it would be exceeded.
+    private func checkLimits(_ owner: String, _ app: String, _ declarations: [RestrictionDeclaration]) throws(GuidedAccessError) {
+        let held = liveByOwner[owner] ?? []
+        let added = declarations.filter { !held.contains($0.identifier) }.count
+        // Re-registering under another app id moves those rows to this app.
+        let moved = declarations.filter { held.contains($0.identifier) && records[$0.identifier]?.app != app }.count
+        let checks: [(Int, Int, String, String)] = [
+            (held.count + added, limits.perConnection, "PerConnection", "this connection"),
+            (liveRegistrations(of: app) + added + moved, limits.perApp, "PerApp", "app \(app) across its connections"),
+            (liveCount + added, limits.total, "Total", "this user's apps together"),
+        ]
+        for (wouldHold, cap, key, who) in checks where wouldHold > cap {
             throw .quotaExceeded(
-                "this connection would hold \(total) restrictions; the limit is \(Self.registrationsPerOwner), unregister some first")
+                "\(who) would hold \(wouldHold) live restrictions; the limit is \(cap) (\(key) in managed.json's Limits); "
+                    + "unregister some first")
         }
     }
 }
@@ -189,6 +302,7 @@ extension RestrictionRegistry {
         try checkNotForced(identifier, to: state)
         let before = self.state(of: identifier)
         states[identifier] = state == .deny ? .deny : nil
+        touched.insert(identifier)
         return before != state
     }
 
@@ -202,18 +316,24 @@ extension RestrictionRegistry {
         }
         let changed = targets.filter { state(of: $0) == .deny }.sorted()
         for identifier in targets { states[identifier] = nil }
+        touched.formUnion(targets)
+        forgetUndecided()
         return changed
     }
 
     /// Every identifier with a record, a chosen state or a forced state, sorted.
     public func list() -> [RestrictionListing] {
         let identifiers = Set(records.keys).union(states.keys).union(forcedStates.keys).sorted()
-        return identifiers.map { identifier in
-            let record = records[identifier]
-            return RestrictionListing(
-                identifier: identifier, text: record?.text ?? "", detail: record?.detail ?? "",
-                state: state(of: identifier), app: record?.app ?? "", registered: record?.registered ?? false)
-        }
+        return identifiers.compactMap(listing(of:))
+    }
+
+    /// One identifier's row, by lookup; `nil` when nothing is known of it.
+    public func listing(of identifier: String) -> RestrictionListing? {
+        let record = records[identifier]
+        guard record != nil || states[identifier] != nil || forcedStates[identifier] != nil else { return nil }
+        return RestrictionListing(
+            identifier: identifier, text: record?.text ?? "", detail: record?.detail ?? "",
+            state: state(of: identifier), app: record?.app ?? "", registered: record?.registered ?? false)
     }
 
     private func checkNotForced(_ identifier: String, to state: RestrictionState) throws(GuidedAccessError) {

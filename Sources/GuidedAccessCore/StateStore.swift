@@ -32,6 +32,8 @@ public struct LoadedState: Sendable {
     public let state: PersistentState
     /// Set when the file was unusable and moved aside; the caller should log it.
     public let warning: String?
+    /// Temporary files of interrupted writes that were removed.
+    public var removedTemporaries: [String] = []
 }
 
 /// Reads and writes `state.json` in the user's state directory.
@@ -71,6 +73,12 @@ extension StateStore {
     /// state is returned with a warning — never silently overwritten.
     public func load(now: Date) throws(GuidedAccessError) -> LoadedState {
         try FileSystem.makeDirectory(directory)
+        var loaded = try read(now: now)
+        loaded.removedTemporaries = FileSystem.removeStrayTemporaries(of: path, directory: directory)
+        return loaded
+    }
+
+    private func read(now: Date) throws(GuidedAccessError) -> LoadedState {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))

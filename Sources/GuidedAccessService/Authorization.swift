@@ -7,11 +7,15 @@ extension GuidedAccessService {
     /// Resolves the caller and refuses callers of another user.
     func identify(_ call: MethodCall) async throws -> CallerIdentity {
         let caller = try await CallerIdentity.of(call)
-        guard caller.userID == getuid() else {
-            throw GuidedAccessError.permissionDenied(
-                "this service belongs to user \(getuid()) and refuses calls from user \(caller.userID); use your own session's service")
-        }
+        if let refusal = Self.refusal(ofUser: caller.userID) { throw refusal }
         return caller
+    }
+
+    /// Callers of another user are refused, on every interface but Introspectable.
+    static func refusal(ofUser uid: UInt32) -> GuidedAccessError? {
+        guard uid != getuid() else { return nil }
+        return .permissionDenied(
+            "this service belongs to user \(getuid()) and refuses calls from user \(uid); use your own session's service")
     }
 
     /// Runs an admin change: `required` validates and names the polkit
@@ -69,6 +73,8 @@ extension GuidedAccessService {
                     "\(action.rawValue) needs an administrator's password; call again allowing interactive authorization (guided-access --interactive)")
             case .denied(let reason):
                 throw GuidedAccessError.permissionDenied("not authorized for \(action.rawValue): \(reason); ask an administrator")
+            case .busy(let reason):
+                throw GuidedAccessError.rateLimited(reason)
             }
         }
     }

@@ -36,6 +36,10 @@ public final class GuidedAccessService: Sendable {
     public static let featuresInterface: InterfaceName = "org.guidedaccess.Features1"
     public static let restrictionsInterface: InterfaceName = "org.guidedaccess.Restrictions1"
     public static let restrictionInterface: InterfaceName = "org.guidedaccess.Restriction1"
+    /// Method calls one connection may have running at once; more are
+    /// refused with `RateLimited` at once (property reads are not counted:
+    /// they are answered on the spot).
+    public static let maxCallsInFlightPerSender = 32
 
     let model: LockedModel
     /// Passcode checks, one at a time (see `end`).
@@ -87,6 +91,11 @@ public final class GuidedAccessService: Sendable {
     /// lost), and arms the time-limit timer of a resumed session.
     public func start(on bus: Connection) async throws {
         connection.withLock { $0 = bus }
+        bus.setCallPolicy(CallPolicy(
+            admit: { Self.refusal(ofUser: $0.userID)?.dbusError },
+            maxInFlightPerSender: Self.maxCallsInFlightPerSender,
+            busy: GuidedAccessError.rateLimited(
+                "this connection already has \(Self.maxCallsInFlightPerSender) calls in flight; wait for their replies").dbusError))
         bus.export(Self.path, interfaces)
         bus.addObjectManager(at: Self.path)
         for listing in read({ $0.restrictions() }) { exportRestriction(listing.identifier, on: bus) }

@@ -5,11 +5,20 @@ import GuidedAccessCore
 ///
 /// Anything but a clear "yes" is a no: polkit absent, an error, or no answer
 /// within `timeout`. Each check is its own call, so a slow answer for one
-/// caller holds up no other.
+/// caller holds up no other; at most ``maxChecksRunning`` run at once and
+/// ``maxChecksWaiting`` more wait, all within the same `timeout`.
 public final class PolkitAuthority: Sendable {
+    /// Checks in flight at once, well below the system bus's default limit
+    /// of 128 pending replies per connection.
+    public static let maxChecksRunning = 64
+    /// Checks that may wait for a turn; past this, callers are told the
+    /// authorization service is busy.
+    public static let maxChecksWaiting = 256
+
     private let address: BusAddress
     private let timeout: Duration
     private let connection: LazyConnection
+    private let gate = CheckGate(maxRunning: maxChecksRunning, maxWaiting: maxChecksWaiting)
 
     /// - Parameters:
     ///   - address: the system bus, or a private one in tests.
@@ -26,10 +35,28 @@ public final class PolkitAuthority: Sendable {
         /// polkit would ask for a password, but the caller did not allow interaction.
         case challenge
         case denied(String)
+        /// Too many checks are already waiting; nothing was asked.
+        case busy(String)
     }
 
     /// Checks `action` for `caller`. `interactive` lets polkit show a prompt.
     public func check(_ action: AdminAction, for caller: CallerIdentity, interactive: Bool) async -> Decision {
+        let limit = interactive ? Duration.seconds(300) : timeout
+        let deadline = ContinuousClock.now + limit
+        switch await gate.enter(until: deadline) {
+        case .granted: break
+        case .busy:
+            return .busy("the authorization service is busy (\(Self.maxChecksRunning) checks running, "
+                         + "\(Self.maxChecksWaiting) waiting); try again shortly")
+        case .expired:
+            return .denied("polkit did not answer within \(limit) (it is busy or stopped); without an answer every admin action is refused")
+        }
+        let decision = await ask(action, for: caller, interactive: interactive, timeout: deadline - ContinuousClock.now)
+        await gate.leave()
+        return decision
+    }
+
+    private func ask(_ action: AdminAction, for caller: CallerIdentity, interactive: Bool, timeout: Duration) async -> Decision {
         let subject = DBusValue.structure([
             .string("unix-process"),
             .dictionary(key: "s", value: "v", [
@@ -44,7 +71,7 @@ public final class PolkitAuthority: Sendable {
                 "org.freedesktop.PolicyKit1", "/org/freedesktop/PolicyKit1/Authority", "org.freedesktop.PolicyKit1.Authority",
                 "CheckAuthorization",
                 [subject, .string(action.rawValue), .dictionary(key: "s", value: "s", []), .uint32(interactive ? 1 : 0), .string("")],
-                allowInteractiveAuthorization: interactive, timeout: interactive ? .seconds(300) : timeout)
+                allowInteractiveAuthorization: interactive, timeout: timeout)
             guard case .structure(let fields)? = reply.first, fields.count == 3,
                   case .bool(let authorized) = fields[0], case .bool(let challenge) = fields[1] else {
                 return .denied("polkit gave an answer this service does not understand")

@@ -11,7 +11,7 @@ struct AuditLogTests {
             try log.append(caller: caller, action: AdminAction.startSession.rawValue, target: "org.example.Kiosk",
                            result: .allowed, now: t0)
             try log.append(caller: caller, action: AdminAction.endSession.rawValue, target: "",
-                           result: .error(.rateLimited(retryAfterSeconds: 5)), now: at(1))
+                           result: .error(.passcodeBackOff(seconds: 5)), now: at(1))
             let text = try String(contentsOfFile: log.path, encoding: .utf8)
             let lines = text.split(separator: "\n")
             #expect(lines.count == 2)

@@ -100,7 +100,7 @@ struct ModelSessionTests {
             #expect(try model.setPasscode("1357") == [], "replacing keeps PasscodeSet true")
             for _ in 0..<3 { #expect(throws: GuidedAccessError.self) { try model.verifyPasscode("0000", now: t0) } }
             let restarted = try makeModel(in: directory, now: at(1))
-            #expect(throws: GuidedAccessError.rateLimited(retryAfterSeconds: 4)) {
+            #expect(throws: GuidedAccessError.passcodeBackOff(seconds: 4)) {
                 try restarted.verifyPasscode("1357", now: at(1))
             }
             try restarted.verifyPasscode("1357", now: at(5))

@@ -84,8 +84,8 @@ struct PasscodeVaultTests {
         var vault = try vault()
         for _ in 0..<3 { #expect(throws: GuidedAccessError.self) { try vault.verify("0000", now: t0) } }
         // Locked out for 5 s: even the right passcode is not evaluated.
-        #expect(throws: GuidedAccessError.rateLimited(retryAfterSeconds: 5)) { try vault.verify("2468", now: t0) }
-        #expect(throws: GuidedAccessError.rateLimited(retryAfterSeconds: 1)) { try vault.verify("0000", now: at(4.5)) }
+        #expect(throws: GuidedAccessError.passcodeBackOff(seconds: 5)) { try vault.verify("2468", now: t0) }
+        #expect(throws: GuidedAccessError.passcodeBackOff(seconds: 1)) { try vault.verify("0000", now: at(4.5)) }
         #expect(vault.backoff.consecutiveFailures == 3, "refused attempts are not counted")
         // The fourth failure doubles the delay.
         #expect(throws: GuidedAccessError.permissionDenied("wrong passcode; check it and try again")) {

@@ -92,14 +92,14 @@ struct VocabularyTests {
     @Test func errorNamesMatchTheContract() {
         let names = [
             GuidedAccessError.permissionDenied(""), .failed(""), .invalidArgument(""), .notActive(""),
-            .alreadyActive(""), .notOwner(""), .quotaExceeded(""), .rateLimited(retryAfterSeconds: 1),
+            .alreadyActive(""), .notOwner(""), .quotaExceeded(""), .passcodeBackOff(seconds: 1),
             .unknownFeature(""),
         ].map(\.name)
         #expect(names == [
             "PermissionDenied", "Failed", "InvalidArgument", "NotActive", "AlreadyActive", "NotOwner",
             "QuotaExceeded", "RateLimited", "UnknownFeature",
         ])
-        #expect(GuidedAccessError.rateLimited(retryAfterSeconds: 20).message.contains("20 seconds"))
+        #expect(GuidedAccessError.passcodeBackOff(seconds: 20).message.contains("20 seconds"))
     }
 
     @Test func systemRestrictionNames() {

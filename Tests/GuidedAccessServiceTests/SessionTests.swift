@@ -111,7 +111,7 @@ struct SessionTests {
         }
     }
 
-    @Test("End is denied for an unauthorized user (daemon and client as nobody, polkit rule says no); other users are refused",
+    @Test("End is denied for an unauthorized user (daemon and client as nobody, polkit rule says no); other users are refused, reads included",
           .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
     func endDeniedForNobody() async throws {
         try await withHarness(.init(polkit: .real(rules: Self.denyNobody("org.guidedaccess.end-session")), asNobody: true)) { h in
@@ -139,7 +139,14 @@ struct SessionTests {
             let client = try h.connect()
             #expect(await client.gaError(GA.session, "End", [options([:])]) == GA.error("PermissionDenied"))
             #expect(await client.gaError(GA.restrictions, "List") == GA.error("PermissionDenied"))
-            #expect(try await client.state() == "active")
+            // Reads too: Properties and ObjectManager answer only the daemon's user; Introspect stays open.
+            let properties = "org.freedesktop.DBus.Properties"
+            #expect(await client.gaError(properties, "Get", [.string(GA.session), .string("State")]) == GA.error("PermissionDenied"))
+            #expect(await client.gaError(properties, "GetAll", [.string(GA.features)]) == GA.error("PermissionDenied"))
+            #expect(await client.gaError("org.freedesktop.DBus.ObjectManager", "GetManagedObjects") == GA.error("PermissionDenied"))
+            #expect(await client.gaError("org.freedesktop.DBus.Introspectable", "Introspect") == nil)
+            let busctlGet = try await h.busctl(getProperty(GA.session, "State"))
+            #expect(!busctlGet.ok && busctlGet.stderr.contains("refuses calls from user 0"), "\(busctlGet)")
 
             let denied = h.auditRecords().filter { $0["action"] as? String == "end-session" && $0["result"] as? String == "denied" }
             #expect(denied.count >= 2)

@@ -1,0 +1,52 @@
+/// How much one connection, one app and the whole user may make the service
+/// hold in custom restrictions. Each cap has a default here and can be set by
+/// an administrator in `managed.json`:
+///
+/// ```json
+/// {"Limits": {"PerConnection": 256, "PerApp": 1024, "Total": 16384, "RememberedTitles": 4096}}
+/// ```
+public struct RegistrationLimits: Sendable, Equatable {
+    /// Live registrations one connection may hold (DESIGN: 256).
+    public static let defaultPerConnection = 256
+    /// Live registrations one app may hold across all its connections.
+    public static let defaultPerApp = 1_024
+    /// Live registrations of the whole registry, which belongs to one user:
+    /// 50 apps × 256 fit, with room to spare.
+    public static let defaultTotal = 16_384
+    /// Records kept for apps that left, when nobody decided anything about
+    /// them (state `allow`, nothing forced): only their titles. Past this
+    /// many, the least recently registered are forgotten. Records that carry
+    /// a decision are never forgotten.
+    public static let defaultRememberedTitles = 4_096
+
+    public var perConnection = defaultPerConnection
+    public var perApp = defaultPerApp
+    public var total = defaultTotal
+    public var rememberedTitles = defaultRememberedTitles
+
+    /// The defaults.
+    public init() {}
+
+    /// The keys in `managed.json`'s `Limits`, each with its value, for errors and docs.
+    public var named: [(key: String, value: Int)] {
+        [("PerConnection", perConnection), ("PerApp", perApp), ("Total", total), ("RememberedTitles", rememberedTitles)]
+    }
+
+    /// Reads `Limits` from `managed.json`; unknown keys and values below 1 are refused.
+    public init(managed raw: [String: Int]) throws(GuidedAccessError) {
+        let known = Set(RegistrationLimits().named.map(\.key))
+        for (key, value) in raw {
+            guard known.contains(key) else {
+                throw .invalidArgument("Limits has no key \"\(key)\"; the keys are \(known.sorted().joined(separator: ", "))")
+            }
+            guard value >= 1 else { throw .invalidArgument("Limits.\(key) must be at least 1, not \(value)") }
+        }
+        perConnection = raw["PerConnection"] ?? Self.defaultPerConnection
+        perApp = raw["PerApp"] ?? Self.defaultPerApp
+        total = raw["Total"] ?? Self.defaultTotal
+        rememberedTitles = raw["RememberedTitles"] ?? Self.defaultRememberedTitles
+    }
+
+    /// The `Limits` object as `managed.json` spells it.
+    public var managed: [String: Int] { Dictionary(uniqueKeysWithValues: named.map { ($0.key, $0.value) }) }
+}
