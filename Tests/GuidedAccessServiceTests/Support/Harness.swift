@@ -161,6 +161,8 @@ final class Harness: Sendable {
         var settings: DesktopEnvironment.Backend = .dconf
         /// Managed `LockedFeatures`.
         var lockedFeatures: [String: Bool] = [:]
+        /// Managed `Limits`.
+        var limits: [String: Int] = [:]
         /// `XDG_DATA_DIRS` holding the only schemas GLib may see; nil: the system's.
         var schemaDataDirectories: String?
     }
@@ -232,7 +234,7 @@ final class Harness: Sendable {
                 }
             }
             try harness.writeManagedConfig(allowedApplications: options.allowedApplications,
-                                           lockedFeatures: options.lockedFeatures)
+                                           lockedFeatures: options.lockedFeatures, limits: options.limits)
             if options.startDaemon { try await harness.startDaemon() }
             return harness
         } catch {
@@ -244,9 +246,10 @@ final class Harness: Sendable {
         }
     }
 
-    func writeManagedConfig(allowedApplications: [String], lockedFeatures: [String: Bool] = [:]) throws {
+    func writeManagedConfig(allowedApplications: [String], lockedFeatures: [String: Bool] = [:],
+                            limits: [String: Int] = [:]) throws {
         let data = try JSONSerialization.data(withJSONObject: ["AllowedApplications": allowedApplications,
-                                                               "LockedFeatures": lockedFeatures])
+                                                               "LockedFeatures": lockedFeatures, "Limits": limits])
         try data.write(to: managedConfig)
         chmod(managedConfig.path, 0o644)
     }
