@@ -58,6 +58,8 @@ let package = Package(
         ),
         .executableTarget(name: "dbus-benchmark", dependencies: ["DBusKit", "DBusTesting"], path: "Benchmarks/dbus-benchmark"),
         .executableTarget(name: "desktop-benchmark", dependencies: ["DBusKit", "DBusTesting"], path: "Benchmarks/desktop-benchmark"),
+        .executableTarget(name: "scale-benchmark", dependencies: ["DBusKit", "DBusTesting", "GuidedAccessCore"],
+                          path: "Benchmarks/scale-benchmark"),
         .executableTarget(name: "dbus-demo", dependencies: ["DBusKit"], path: "Sources/dbus-demo"),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "DBusTesting"]),
         .executableTarget(name: "guided-access-shop", dependencies: ["GuidedAccess"], path: "Examples/Shop"),

@@ -68,18 +68,8 @@ for _ in 0..<200 where try await client.owner(of: name) == nil { try await Task.
 
 // MARK: Measuring
 
-/// Milliseconds `body` took.
-func milliseconds(_ body: () async throws -> Void) async rethrows -> Double {
-    let start = ContinuousClock.now
-    try await body()
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-}
-
-func percentile(_ samples: [Double], _ p: Double) -> Double {
-    let sorted = samples.sorted()
-    return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
-}
+let milliseconds = Measuring.milliseconds
+let percentile = Measuring.percentile
 
 func call(_ interface: InterfaceName, _ member: MemberName, _ values: [DBusValue]) async throws {
     _ = try await client.call(name, path, interface, member, values, timeout: .seconds(30))
