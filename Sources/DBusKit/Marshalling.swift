@@ -23,6 +23,9 @@ enum MessageWriter {
         for value in values { try write(value, into: &iter) }
     }
 
+    /// Signatures that may be dictionary keys (a set: this check runs for every dictionary sent).
+    private static let basicTypeCodes: Set<String> = ["y", "b", "n", "q", "i", "u", "x", "t", "d", "s", "o", "g", "h"]
+
     static func validate(_ value: DBusValue) throws {
         switch value {
         case .string(let s):
@@ -36,7 +39,7 @@ enum MessageWriter {
                 try validate(item)
             }
         case .dictionary(let key, let valueSignature, let entries):
-            guard key.rawValue.count == 1, "ybnqiuxtdsogh".contains(key.rawValue) else {
+            guard basicTypeCodes.contains(key.rawValue) else {
                 throw MarshallingError(description: "dictionary key type '\(key)' is not a basic type")
             }
             for entry in entries {

@@ -125,12 +125,11 @@ extension GuidedAccessModel {
         _ = registry.takeTouched()
         let before = memento
         let deniedBefore = deniedOnDesktop
-        let savedState = persistentState
         let events: [ModelChange]
         do throws(GuidedAccessError) {
             events = try change()
             captureDesktopOriginals()
-            if persistentState != savedState { try store.save(persistentState) }
+            if durableStateChanged(since: before) { try store.save(persistentState) }
         } catch {
             restore(before)
             throw error
@@ -139,6 +138,17 @@ extension GuidedAccessModel {
             for problem in settleDesktop() { log(problem) }
         }
         return differences(from: before) + events
+    }
+
+    /// Whether what goes into `state.json` changed: compared part by part,
+    /// and for restrictions only the identifiers the change touched.
+    private func durableStateChanged(since before: Memento) -> Bool {
+        session != before.session || vault != before.vault || ownFeatures.values != before.ownFeatureValues
+            || desktopOriginals != before.desktopOriginals
+            || registry.touched.contains { identifier in
+                !(registry.records[identifier]?.isStored(like: before.registry.records[identifier]) ?? (before.registry.records[identifier] == nil))
+                    || registry.states[identifier] != before.registry.states[identifier]
+            }
     }
 
     private func differences(from before: Memento) -> [ModelChange] {

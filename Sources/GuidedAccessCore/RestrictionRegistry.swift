@@ -47,6 +47,13 @@ public struct RestrictionRecord: Codable, Sendable, Equatable {
         self.sequence = sequence
     }
 
+    /// Equal in everything `state.json` keeps (the live owner is not kept).
+    func isStored(like other: RestrictionRecord?) -> Bool {
+        guard let other else { return false }
+        return identifier == other.identifier && text == other.text && detail == other.detail && app == other.app
+            && sequence == other.sequence
+    }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         identifier = try container.decode(String.self, forKey: .identifier)

@@ -101,9 +101,7 @@ extension StateStore {
     /// Writes `state` atomically (temp file, fsync, rename, fsync directory), mode 0600.
     public func save(_ state: PersistentState) throws(GuidedAccessError) {
         try FileSystem.makeDirectory(directory)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(state) else {
+        guard let data = try? StateFileEncoding.encode(state) else {
             throw .failed("could not encode the state; report this as a bug")
         }
         try FileSystem.writeAtomically(data, to: path, directory: directory)

@@ -60,17 +60,21 @@ extension GuidedAccessService {
         }
     }
 
-    /// `org.guidedaccess.Restriction1` for one identifier; reads the model on every Get.
+    /// `org.guidedaccess.Restriction1` for one identifier; each property is
+    /// one lookup in the model, as whole-tree reads ask every object.
     func restrictionObjectDeclaration(_ identifier: String) -> Interface {
-        let listing: @Sendable () -> RestrictionListing? = { self.read { $0.restriction(identifier) } }
-        return Interface(Self.restrictionInterface, [
+        Interface(Self.restrictionInterface, [
             .property("Identifier", String.self, changes: .const) { identifier },
-            .property("Text", String.self) { listing()?.text ?? "" },
-            .property("DetailText", String.self) { listing()?.detail ?? "" },
-            .property("State", String.self) { (listing()?.state ?? .allow).rawValue },
-            .property("App", String.self) { listing()?.app ?? "" },
-            .property("Registered", Bool.self) { listing()?.registered ?? false },
+            .property("Text", String.self) { self.record(identifier, \.text, absent: "") },
+            .property("DetailText", String.self) { self.record(identifier, \.detail, absent: "") },
+            .property("State", String.self) { self.read { $0.restrictionState(of: identifier).rawValue } },
+            .property("App", String.self) { self.record(identifier, \.app, absent: "") },
+            .property("Registered", Bool.self) { self.record(identifier, \.registered, absent: false) },
         ])
+    }
+
+    private func record<T>(_ identifier: String, _ field: KeyPath<RestrictionRecord, T>, absent: T) -> T {
+        read { $0.registry.records[identifier]?[keyPath: field] ?? absent }
     }
 }
 
