@@ -118,6 +118,9 @@ public struct Interface: Sendable {
     public let signals: [MemberName: SignalDeclaration]
     /// Members in declaration order, for stable introspection output.
     let order: [Member]
+    /// Readable properties by name, for GetAll and GetManagedObjects, which
+    /// read every one of them on every object.
+    let readableProperties: [Property]
 
     public init(_ name: InterfaceName, _ members: [Member]) {
         self.name = name
@@ -133,6 +136,7 @@ public struct Interface: Sendable {
         self.methods = methods
         self.properties = properties
         self.signals = signals
+        readableProperties = properties.values.filter { $0.get != nil }.sorted { $0.name.rawValue < $1.name.rawValue }
     }
 }
 

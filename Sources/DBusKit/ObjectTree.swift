@@ -78,8 +78,10 @@ final class ObjectTree {
     }
 
     private func propertyDictionary(_ interface: Interface) -> DBusValue {
-        let entries = currentValues(interface, watched: false).sorted { $0.key.rawValue < $1.key.rawValue }.map {
-            DBusValue.DictionaryEntry(key: .string($0.key.rawValue), value: .variant($0.value))
+        var entries: [DBusValue.DictionaryEntry] = []
+        entries.reserveCapacity(interface.readableProperties.count)
+        for property in interface.readableProperties {
+            if let value = try? property.get?() { entries.append(.init(key: .string(property.name.rawValue), value: .variant(value))) }
         }
         return .dictionary(key: "s", value: "v", entries)
     }
