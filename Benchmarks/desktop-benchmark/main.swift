@@ -21,12 +21,7 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
 
 let arguments = CommandLine.arguments
 let count = arguments.firstIndex(of: "--count").flatMap { Int(arguments[$0 + 1]) } ?? 200
-let daemon = arguments.firstIndex(of: "--daemon").map { arguments[$0 + 1] }
-    ?? URL(fileURLWithPath: arguments[0]).deletingLastPathComponent().appendingPathComponent("guided-accessd").path
-guard FileManager.default.isExecutableFile(atPath: daemon) else {
-    print("no daemon at \(daemon): run `swift build -c release` first, or pass --daemon PATH")
-    exit(2)
-}
+let daemon = Measuring.daemonPath(arguments)
 if let reason = PolkitTestAuthority.skipReason {
     print("needs a real polkitd: \(reason)")
     exit(2)

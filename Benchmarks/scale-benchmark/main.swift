@@ -16,12 +16,7 @@ let root: ObjectPath = "/org/guidedaccess/GuidedAccess1"
 let restrictions: InterfaceName = "org.guidedaccess.Restrictions1"
 let arguments = CommandLine.arguments
 let floodCount = arguments.firstIndex(of: "--flood").flatMap { Int(arguments[$0 + 1]) } ?? 100_000
-let daemon = arguments.firstIndex(of: "--daemon").map { arguments[$0 + 1] }
-    ?? URL(fileURLWithPath: arguments[0]).deletingLastPathComponent().appendingPathComponent("guided-accessd").path
-guard FileManager.default.isExecutableFile(atPath: daemon) else {
-    print("no daemon at \(daemon): run `swift build -c release` first, or pass --daemon PATH")
-    exit(2)
-}
+let daemon = Measuring.daemonPath(arguments)
 let workDirectory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("ga-scale-bench-\(getpid())")
 let bus = try PrivateBus.startSession()
 let client = try Connection(.address(bus.address))
