@@ -83,4 +83,54 @@ struct LimitsTests {
             #expect(result.string("state") == "inactive")
         }
     }
+
+    @Test("a stopped polkitd: 64 checks run, 256 wait, the rest are told polkit is busy; every call ends within the timeout; reads go on",
+          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+    func hungPolkit() async throws {
+        try await withHarness(.init(polkit: .real(), polkitTimeout: 3)) { h in
+            let polkit = try #require(h.polkit)
+            polkit.pause()
+            // 12 connections × 30 Start calls: each under the per-sender cap, 360 checks in all.
+            let result = try await h.python("""
+                from gi.repository import GLib
+                import time
+                connections = [connect(mainloop=True) for _ in range(12)]
+                outcomes, slowest, started = {}, [0.0], time.time()
+                def finished(name, message=""):
+                    key = name + (" busy" if "busy" in message else "")
+                    outcomes[key] = outcomes.get(key, 0) + 1
+                    slowest[0] = max(slowest[0], time.time() - started)
+                for bus in connections:
+                    s = iface(bus, SESSION)
+                    for i in range(30):
+                        s.Start("org.example.Kiosk", dbus.Dictionary({}, signature="sv"), timeout=60,
+                                reply_handler=lambda: finished("ok"),
+                                error_handler=lambda e: finished(e.get_dbus_name(), e.get_dbus_message()))
+                reader = connect()
+                reads = []
+                for i in range(20):
+                    t = time.time()
+                    iface(reader, PROPS).Get(SESSION, "State")
+                    reads.append(time.time() - t)
+                    time.sleep(0.05)
+                loop = GLib.MainLoop()
+                def check():
+                    if sum(outcomes.values()) == 360 or time.time() - started > 30: loop.quit(); return False
+                    return True
+                GLib.timeout_add(50, check)
+                loop.run()
+                done(outcomes=outcomes, slowest=slowest[0], slowest_read=max(reads))
+                """, timeout: .seconds(60))
+            polkit.resume()
+            let outcomes = result["outcomes"] as? [String: Int] ?? [:]
+            print("hung polkit: \(outcomes), slowest call \(result["slowest"] ?? 0) s, slowest read \(result["slowest_read"] ?? 0) s")
+            #expect(outcomes[GA.error("RateLimited") + " busy"] == 360 - 64 - 256, "\(result.raw)")
+            #expect(outcomes[GA.error("PermissionDenied")] == 64 + 256, "\(result.raw)")
+            #expect((result["slowest"] as? Double ?? 99) < 3 + 2, "every call ends within the polkit timeout")
+            #expect(result["slowest_read"] is Double, "reads were answered while polkit hung")
+            #expect(try await h.connect().state() == "inactive", "nothing half-applied")
+            // polkitd answers again: the next Start works.
+            #expect(try await h.gdbus(GA.session, "Start", ["'org.example.Kiosk'", "{}"]).ok)
+        }
+    }
 }
