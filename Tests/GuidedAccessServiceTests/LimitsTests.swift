@@ -97,7 +97,7 @@ struct LimitsTests {
                 connections = [connect(mainloop=True) for _ in range(12)]
                 outcomes, slowest, started = {}, [0.0], time.time()
                 def finished(name, message=""):
-                    key = name + (" busy" if "busy" in message else "")
+                    key = name + (" (service busy)" if "authorization service is busy" in message else "")
                     outcomes[key] = outcomes.get(key, 0) + 1
                     slowest[0] = max(slowest[0], time.time() - started)
                 for bus in connections:
@@ -124,7 +124,7 @@ struct LimitsTests {
             polkit.resume()
             let outcomes = result["outcomes"] as? [String: Int] ?? [:]
             print("hung polkit: \(outcomes), slowest call \(result["slowest"] ?? 0) s, slowest read \(result["slowest_read"] ?? 0) s")
-            #expect(outcomes[GA.error("RateLimited") + " busy"] == 360 - 64 - 256, "\(result.raw)")
+            #expect(outcomes[GA.error("RateLimited") + " (service busy)"] == 360 - 64 - 256, "\(result.raw)")
             #expect(outcomes[GA.error("PermissionDenied")] == 64 + 256, "\(result.raw)")
             #expect((result["slowest"] as? Double ?? 99) < 3 + 2, "every call ends within the polkit timeout")
             #expect(result["slowest_read"] is Double, "reads were answered while polkit hung")
