@@ -146,7 +146,7 @@ extension GuidedAccessModel {
         session != before.session || vault != before.vault || ownFeatures.values != before.ownFeatureValues
             || desktopOriginals != before.desktopOriginals
             || registry.touched.contains { identifier in
-                !(registry.records[identifier]?.isStored(like: before.registry.records[identifier]) ?? (before.registry.records[identifier] == nil))
+                !RestrictionRecord.sameOnDisk(registry.records[identifier], before.registry.records[identifier])
                     || registry.states[identifier] != before.registry.states[identifier]
             }
     }

@@ -27,26 +27,27 @@ public struct RegistrationLimits: Sendable, Equatable {
     /// The defaults.
     public init() {}
 
-    /// The keys in `managed.json`'s `Limits`, each with its value, for errors and docs.
-    public var named: [(key: String, value: Int)] {
-        [("PerConnection", perConnection), ("PerApp", perApp), ("Total", total), ("RememberedTitles", rememberedTitles)]
+    /// Each cap by its key in `managed.json`'s `Limits`: the one table that
+    /// reading, writing and error messages use.
+    static var keys: [(name: String, value: WritableKeyPath<RegistrationLimits, Int>)] {
+        [("PerConnection", \.perConnection), ("PerApp", \.perApp), ("Total", \.total), ("RememberedTitles", \.rememberedTitles)]
     }
 
-    /// Reads `Limits` from `managed.json`; unknown keys and values below 1 are refused.
+    /// Reads `Limits` from `managed.json`: absent keys keep their default;
+    /// unknown keys and values below 1 are refused.
     public init(managed raw: [String: Int]) throws(GuidedAccessError) {
-        let known = Set(RegistrationLimits().named.map(\.key))
+        let names = Self.keys.map(\.name)
         for (key, value) in raw {
-            guard known.contains(key) else {
-                throw .invalidArgument("Limits has no key \"\(key)\"; the keys are \(known.sorted().joined(separator: ", "))")
+            guard names.contains(key) else {
+                throw .invalidArgument("Limits has no key \"\(key)\"; the keys are \(names.joined(separator: ", "))")
             }
             guard value >= 1 else { throw .invalidArgument("Limits.\(key) must be at least 1, not \(value)") }
         }
-        perConnection = raw["PerConnection"] ?? Self.defaultPerConnection
-        perApp = raw["PerApp"] ?? Self.defaultPerApp
-        total = raw["Total"] ?? Self.defaultTotal
-        rememberedTitles = raw["RememberedTitles"] ?? Self.defaultRememberedTitles
+        for (name, field) in Self.keys { if let value = raw[name] { self[keyPath: field] = value } }
     }
 
     /// The `Limits` object as `managed.json` spells it.
-    public var managed: [String: Int] { Dictionary(uniqueKeysWithValues: named.map { ($0.key, $0.value) }) }
+    public var managed: [String: Int] {
+        Dictionary(uniqueKeysWithValues: Self.keys.map { ($0.name, self[keyPath: $0.value]) })
+    }
 }

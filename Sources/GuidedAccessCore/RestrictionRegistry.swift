@@ -47,11 +47,11 @@ public struct RestrictionRecord: Codable, Sendable, Equatable {
         self.sequence = sequence
     }
 
-    /// Equal in everything `state.json` keeps (the live owner is not kept).
-    func isStored(like other: RestrictionRecord?) -> Bool {
-        guard let other else { return false }
-        return identifier == other.identifier && text == other.text && detail == other.detail && app == other.app
-            && sequence == other.sequence
+    /// Whether `state.json` would hold the same for both (the live owner is not kept).
+    static func sameOnDisk(_ lhs: RestrictionRecord?, _ rhs: RestrictionRecord?) -> Bool {
+        guard let lhs, let rhs else { return lhs == nil && rhs == nil }
+        return lhs.identifier == rhs.identifier && lhs.text == rhs.text && lhs.detail == rhs.detail && lhs.app == rhs.app
+            && lhs.sequence == rhs.sequence
     }
 
     public init(from decoder: any Decoder) throws {

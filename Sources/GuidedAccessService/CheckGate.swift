@@ -16,7 +16,7 @@ actor CheckGate {
     let maxRunning: Int
     let maxWaiting: Int
     private var running = 0
-    private var waiters: [(id: UInt64, continuation: CheckedContinuation<Turn, Never>)] = []
+    private var waiters: [(id: UInt64, continuation: CheckedContinuation<Turn, Never>, timer: Task<Void, Never>)] = []
     private var nextID: UInt64 = 0
 
     init(maxRunning: Int, maxWaiting: Int) {
@@ -33,19 +33,21 @@ actor CheckGate {
         guard waiters.count < maxWaiting else { return .busy }
         let id = nextID
         nextID += 1
-        Task { [weak self] in
-            try? await Task.sleep(until: deadline)
+        let timer = Task { [weak self] in
+            guard (try? await Task.sleep(until: deadline)) != nil else { return }
             await self?.expire(id)
         }
-        return await withCheckedContinuation { waiters.append((id, $0)) }
+        return await withCheckedContinuation { waiters.append((id, $0, timer)) }
     }
 
-    /// Hands the turn to the next waiter, or frees it.
+    /// Hands the turn to the next waiter (whose timer is then not needed), or frees it.
     func leave() {
         if waiters.isEmpty {
             running -= 1
         } else {
-            waiters.removeFirst().continuation.resume(returning: .granted)
+            let next = waiters.removeFirst()
+            next.timer.cancel()
+            next.continuation.resume(returning: .granted)
         }
     }
 
