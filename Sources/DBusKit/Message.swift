@@ -1,9 +1,11 @@
 import CDBus
+import Synchronization
 
 /// A D-Bus message (method call, reply, error or signal).
 ///
-/// Incoming messages are decoded once, when received, so reading them from
-/// any task is safe.
+/// The body of an incoming message is decoded once, on first read, under a
+/// lock, so reading it from any task is safe, and a message nobody reads
+/// (a signal no one matches, a reply only awaited) costs no decoding.
 public final class Message: @unchecked Sendable {
     /// What kind of message this is.
     public enum Kind: Sendable { case methodCall, methodReturn, error, signal }
@@ -19,7 +21,15 @@ public final class Message: @unchecked Sendable {
     public let errorName: ErrorName?
     public let signature: Signature
     /// The body, decoded.
-    public let arguments: [DBusValue]
+    public var arguments: [DBusValue] {
+        decoded.withLock { decoded in
+            if let decoded { return decoded }
+            let values = MessageReader.values(of: raw)
+            decoded = values
+            return values
+        }
+    }
+    private let decoded: Mutex<[DBusValue]?>
     /// The caller does not want a reply.
     public let noReplyExpected: Bool
     /// The caller is prepared to wait for interactive authorization (polkit).
@@ -40,7 +50,7 @@ public final class Message: @unchecked Sendable {
         var text = ""
         for argument in arguments { text += argument.signature.rawValue }
         signature = Signature(unchecked: text)
-        self.arguments = arguments
+        decoded = Mutex(arguments)
         noReplyExpected = false
         allowsInteractiveAuthorization = dbus_message_get_allow_interactive_authorization(raw) != 0
     }
@@ -62,7 +72,7 @@ public final class Message: @unchecked Sendable {
         destination = dbus_message_get_destination(raw).map { BusName(unchecked: String(cString: $0)) }
         errorName = dbus_message_get_error_name(raw).map { ErrorName(unchecked: String(cString: $0)) }
         signature = Signature(unchecked: String(cString: dbus_message_get_signature(raw)))
-        arguments = MessageReader.values(of: raw)
+        decoded = Mutex(nil)
         noReplyExpected = dbus_message_get_no_reply(raw) != 0
         allowsInteractiveAuthorization = dbus_message_get_allow_interactive_authorization(raw) != 0
     }

@@ -1,4 +1,5 @@
 import CDBus
+import Glibc
 
 /// A string that libdbus would reject, refused before it reaches libdbus
 /// (libdbus aborts the process on invalid input instead of failing).
@@ -13,8 +14,10 @@ public struct InvalidNameError: Error, CustomStringConvertible, Sendable {
 /// Runs one of libdbus's `dbus_validate_*` functions on a Swift string.
 /// Embedded NUL bytes are rejected first: C would silently truncate there.
 func libdbusAccepts(_ value: String, _ validate: (UnsafePointer<CChar>, UnsafeMutablePointer<CDBus.DBusError>?) -> dbus_bool_t) -> Bool {
-    guard !value.utf8.contains(0) else { return false }
-    return value.withCString { validate($0, nil) != 0 }
+    value.withCString { cString in
+        // A NUL inside the string shows as a C string shorter than the Swift one.
+        strlen(cString) == value.utf8.count && validate(cString, nil) != 0
+    }
 }
 
 /// Declares a checked string type: a value exists only if libdbus accepts it.

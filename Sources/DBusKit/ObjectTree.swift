@@ -6,6 +6,11 @@ final class ObjectTree {
     /// Last values sent in `PropertiesChanged` (or at export), so a change
     /// signal is sent only when a value really changed.
     private var announced: [ObjectPath: [InterfaceName: [MemberName: DBusValue]]] = [:]
+    /// The `a{sa{sv}}` of objects whose readable properties all announce
+    /// their changes (or never change), built from `announced`:
+    /// GetManagedObjects reads thousands of these and calls no getter.
+    /// Dropped when a value changes.
+    private var announcedObjects: [ObjectPath: DBusValue] = [:]
     var managerPaths: Set<ObjectPath> = []
     /// Who may call, and how much at once.
     let admission = CallAdmission()
@@ -15,6 +20,7 @@ final class ObjectTree {
     func export(_ path: ObjectPath, _ interfaces: [Interface], on connection: Connection) {
         objects[path] = Dictionary(interfaces.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
         announced[path] = [:]
+        announcedObjects[path] = nil
         for interface in interfaces {
             announced[path]![interface.name] = currentValues(interface, watched: true)
         }
@@ -26,6 +32,7 @@ final class ObjectTree {
     func unexport(_ path: ObjectPath, on connection: Connection) {
         guard let removed = objects.removeValue(forKey: path) else { return }
         announced[path] = nil
+        announcedObjects[path] = nil
         if let manager = manager(of: path) {
             let names = removed.keys.map(\.rawValue).sorted()
             try? connection.emit(manager, .objectManager, "InterfacesRemoved", [.objectPath(path), names.dbusValue])
@@ -38,12 +45,13 @@ final class ObjectTree {
 
     // MARK: Property values
 
-    /// Values of the readable properties; `watched` limits to those that signal changes.
+    /// Values of the readable properties; `watched` limits to those whose
+    /// announced value stays current (they signal changes, or never change).
     private func currentValues(_ interface: Interface, watched: Bool) -> [MemberName: DBusValue] {
         var values: [MemberName: DBusValue] = [:]
         for property in interface.properties.values {
             guard let get = property.get else { continue }
-            if watched && (property.changes == .const || property.changes == .none) { continue }
+            if watched && property.changes == .none { continue }
             if let value = try? get() { values[property.name] = value }
         }
         return values
@@ -58,6 +66,7 @@ final class ObjectTree {
                   property.changes == .emits || property.changes == .invalidates,
                   let value = try? get(), announced[path]?[interfaceName]?[name] != value else { continue }
             announced[path]![interfaceName]![name] = value
+            announcedObjects[path] = nil
             if property.changes == .emits {
                 changed.append(.init(key: .string(name.rawValue), value: .variant(value)))
             } else {
@@ -70,11 +79,31 @@ final class ObjectTree {
         ])
     }
 
+    /// The interfaces of the object at `path`, by name.
+    private func sortedInterfaces(at path: ObjectPath) -> [Interface] {
+        guard let interfaces = objects[path] else { return [] }
+        // Most objects have one interface; GetManagedObjects asks every one.
+        return interfaces.count == 1 ? Array(interfaces.values) : interfaces.values.sorted { $0.name.rawValue < $1.name.rawValue }
+    }
+
     private func interfacesAndProperties(_ path: ObjectPath) -> DBusValue {
-        let entries = (objects[path] ?? [:]).values.sorted { $0.name.rawValue < $1.name.rawValue }.map { interface in
-            DBusValue.DictionaryEntry(key: .string(interface.name.rawValue), value: propertyDictionary(interface))
+        if let built = announcedObjects[path] { return built }
+        var fromAnnouncements = true
+        let entries = sortedInterfaces(at: path).map { interface in
+            let properties: DBusValue
+            if let values = announced[path]?[interface.name], !interface.readableProperties.contains(where: { $0.changes == .none }) {
+                properties = .dictionary(key: "s", value: "v", interface.readableProperties.compactMap { property in
+                    values[property.name].map { .init(key: .string(property.name.rawValue), value: .variant($0)) }
+                })
+            } else {
+                fromAnnouncements = false
+                properties = propertyDictionary(interface)
+            }
+            return DBusValue.DictionaryEntry(key: .string(interface.name.rawValue), value: properties)
         }
-        return .dictionary(key: "s", value: "a{sv}", entries)
+        let built = DBusValue.dictionary(key: "s", value: "a{sv}", entries)
+        if fromAnnouncements { announcedObjects[path] = built }
+        return built
     }
 
     private func propertyDictionary(_ interface: Interface) -> DBusValue {
@@ -122,7 +151,7 @@ final class ObjectTree {
             run(method, call)
         case nil:
             // Without an interface, the first interface declaring the member wins (spec allows any).
-            let candidates = (interfaces ?? [:]).values.sorted { $0.name.rawValue < $1.name.rawValue }
+            let candidates = sortedInterfaces(at: path)
             guard let method = candidates.lazy.compactMap({ $0.methods[member] }).first else {
                 return fail(call, .unknownMethod("the object at \(path) has no method \(member)"))
             }
@@ -221,7 +250,7 @@ final class ObjectTree {
     // MARK: Introspection
 
     private func introspect(_ path: ObjectPath) -> String {
-        let interfaces = (objects[path] ?? [:]).values.sorted { $0.name.rawValue < $1.name.rawValue }
+        let interfaces = sortedInterfaces(at: path)
         var xml = Introspection.header + "<node>\n" + StandardInterfaces.xml(objectManager: managerPaths.contains(path))
         for interface in interfaces { xml += Introspection.xmlFragment(interface, indent: "  ") }
         for child in children(of: path) { xml += "  <node name=\"\(child)\"/>\n" }

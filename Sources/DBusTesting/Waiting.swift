@@ -27,3 +27,28 @@ public func next<T: Sendable>(_ stream: AsyncStream<T>, timeout: Duration = .sec
         return first
     }
 }
+
+/// Takes elements of `stream` until `count` of them satisfy `matching`,
+/// within one `timeout` for the whole wait (one timer, not one per
+/// element, so a benchmark times the sender and not the waiting); returns
+/// how many matched.
+public func collect<T: Sendable>(_ count: Int, from stream: AsyncStream<T>, timeout: Duration = .seconds(10),
+                                 matching: @escaping @Sendable (T) -> Bool) async -> Int {
+    await withTaskGroup(of: Int.self) { group in
+        group.addTask {
+            var seen = 0
+            for await element in stream where matching(element) {
+                seen += 1
+                if seen == count { break }
+            }
+            return seen
+        }
+        group.addTask {
+            try? await Task.sleep(for: timeout)
+            return -1
+        }
+        let first = await group.next() ?? 0
+        group.cancelAll()
+        return first
+    }
+}

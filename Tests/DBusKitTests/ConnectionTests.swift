@@ -83,6 +83,25 @@ import Testing
         }
     }
 
+    /// GetManagedObjects answers from the values last announced; a change
+    /// signalled through `propertiesChanged` must show in the next answer.
+    @Test func managedObjectsFollowAnnouncedChanges() async throws {
+        try await withTestBed { bed in
+            func count() async throws -> DBusValue? {
+                let managed = try await bed.client.call(TestService.name, "/org/example", .objectManager, "GetManagedObjects")
+                guard case .dictionary(_, _, let objects)? = managed.first,
+                      case .dictionary(_, _, let interfaces)? = objects.first(where: { $0.key == .objectPath(TestService.path) })?.value,
+                      case .dictionary(_, _, let properties)? = interfaces.first?.value else { return nil }
+                return properties.first { $0.key == .string("Count") }?.value
+            }
+            #expect(try await count() == .variant(.uint32(0)))
+            _ = try await bed.call("SetCount", [.uint32(9)])
+            #expect(try await count() == .variant(.uint32(9)))
+            _ = try await bed.call("SetCount", [.uint32(10)])
+            #expect(try await count() == .variant(.uint32(10)))
+        }
+    }
+
     @Test func manyConcurrentCallersFromManyTasks() async throws {
         try await withTestBed { bed in
             try await withThrowingTaskGroup(of: Void.self) { group in

@@ -43,6 +43,21 @@ import Testing
         }
     }
 
+    /// Variants restart the signature, so only counting catches a deep
+    /// nesting; the bus would drop such a message and the sender with it.
+    @Test func containersNestedTooDeepAreErrors() {
+        func nested(_ depth: Int) -> DBusValue {
+            (0..<depth).reduce(DBusValue.int32(1)) { inner, _ in .variant(inner) }
+        }
+        #expect(throws: Never.self) {
+            _ = try Message.signal(path: "/a", interface: "org.example.I", member: "S", arguments: [nested(32)])
+        }
+        let error = #expect(throws: MarshallingError.self) {
+            _ = try Message.signal(path: "/a", interface: "org.example.I", member: "S", arguments: [nested(33)])
+        }
+        #expect(error?.description == "containers nested more than 32 deep")
+    }
+
     @Test func typedDecodingRejectsWrongTypes() {
         #expect(throws: DBusError.self) { try [String: Variant](dbusValue: .array(element: "s", [])) }
         #expect(throws: DBusError.self) { try Pair(dbusValue: .structure([.int32(1), .int32(2)])) }
