@@ -31,8 +31,11 @@ let package = Package(
         .target(name: "DBusKit", dependencies: ["CDBus"]),
         // Private buses (session and system with polkitd) for tests and demos.
         .target(name: "DBusTesting"),
-        // The contract's names (features, system restrictions), shared by service and clients.
+        // Every name of the contract (bus name, paths, interfaces, errors, polkit
+        // actions, features, restrictions, states), spelled once, as plain strings.
         .target(name: "GuidedAccessVocabulary"),
+        // The contract in DBusKit's types, shared by the daemon and the client library.
+        .target(name: "GuidedAccessContract", dependencies: ["DBusKit", "GuidedAccessVocabulary"]),
         // The pure domain: no D-Bus, no I/O beyond its own store.
         .target(
             name: "GuidedAccessCore",
@@ -44,14 +47,14 @@ let package = Package(
         // and system-restriction applier. The only module that sees GLib types.
         .target(name: "GSettingsBridge", dependencies: ["CGIO", "GuidedAccessCore"]),
         // Binds the core to the bus: interfaces, polkit, caller identity.
-        .target(name: "GuidedAccessService", dependencies: ["DBusKit", "GuidedAccessCore"]),
+        .target(name: "GuidedAccessService", dependencies: ["DBusKit", "GuidedAccessContract", "GuidedAccessCore"]),
         .executableTarget(
             name: "guided-accessd",
-            dependencies: ["GuidedAccessService", "GSettingsBridge",
+            dependencies: ["GuidedAccessService", "GuidedAccessContract", "GSettingsBridge",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Client library for apps, mirroring UIKit's Guided Access API.
-        .target(name: "GuidedAccess", dependencies: ["DBusKit", "GuidedAccessVocabulary"]),
+        .target(name: "GuidedAccess", dependencies: ["DBusKit", "GuidedAccessContract"]),
         .executableTarget(
             name: "guided-access",
             dependencies: ["GuidedAccess", .product(name: "ArgumentParser", package: "swift-argument-parser")]

@@ -1,4 +1,4 @@
-@_exported import GuidedAccessVocabulary
+@_exported import GuidedAccessContract
 
 // UIKit's capability names, read from the client's cache.
 extension GuidedAccessClient {

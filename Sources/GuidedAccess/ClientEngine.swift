@@ -1,4 +1,5 @@
 import DBusKit
+import GuidedAccessContract
 import Synchronization
 
 /// What the client knows, readable from any thread.
@@ -120,9 +121,9 @@ struct ClientSynchronizer {
     func subscribe() async {
         guard let connection = engine.connection else { return }
         do {
-            let signals = try await connection.signals(MatchRule(sender: ServiceContract.busName, path: ServiceContract.path))
+            let signals = try await connection.signals(MatchRule(sender: BusName.guidedAccess, path: ObjectPath.guidedAccess))
             engine.pump(signals) { .signal($0) }
-            let owners = try await connection.watchOwner(of: ServiceContract.busName)
+            let owners = try await connection.watchOwner(of: BusName.guidedAccess)
             engine.pump(owners) { .owner($0) }
         } catch {
             // The bus went away; the cache keeps its defaults.
@@ -155,7 +156,7 @@ struct ClientSynchronizer {
 
     private func currentOwner() async -> BusName? {
         guard let connection = engine.connection else { return nil }
-        return try? await connection.owner(of: ServiceContract.busName)
+        return try? await connection.owner(of: BusName.guidedAccess)
     }
 
     /// Adopts a new owner: registrations belong to the old one, so redo them
@@ -174,10 +175,10 @@ struct ClientSynchronizer {
         var failure: (any Error)? = nil
         do { try await registerDelegate() } catch { failure = error }
         guard let connection = engine.connection, owner != nil else { return failure }
-        if case .bool(let enabled)? = try? await connection.serviceProperty(ServiceContract.session, "Enabled") {
+        if case .bool(let enabled)? = try? await connection.serviceProperty(ServiceInterface.session.name, "Enabled") {
             engine.setEnabled(enabled)
         }
-        if let features = try? await connection.serviceProperties(ServiceContract.features) {
+        if let features = try? await connection.serviceProperties(ServiceInterface.features.name) {
             for (name, value) in features {
                 if let feature = AccessibilityFeature(rawValue: name), let enabled = value.get(Bool.self) {
                     engine.setFeature(feature, enabled)
@@ -195,7 +196,7 @@ struct ClientSynchronizer {
         let delegate = engine.snapshot.withLock(\.delegate)
         let identifiers = delegate?.guidedAccessRestrictionIdentifiers ?? []
         if !registered.isEmpty {
-            _ = try? await connection.callService(ServiceContract.restrictions, "Unregister", [registered.dbusValue])
+            _ = try? await connection.callService(ServiceInterface.restrictions.name, "Unregister", [registered.dbusValue])
             registered = []
         }
         guard let delegate, !identifiers.isEmpty else { return }
@@ -206,7 +207,7 @@ struct ClientSynchronizer {
                 .string(delegate.detailTextForGuidedAccessRestriction(withIdentifier: identifier) ?? ""),
             ])
         }
-        _ = try await connection.callService(ServiceContract.restrictions, "Register", [.array(element: "(sss)", entries)])
+        _ = try await connection.callService(ServiceInterface.restrictions.name, "Register", [.array(element: "(sss)", entries)])
         registered = identifiers
         await readStates(identifiers)
     }
@@ -215,7 +216,7 @@ struct ClientSynchronizer {
         guard let connection = engine.connection else { return }
         for identifier in identifiers {
             guard case .string(let raw)? = try? await connection.callService(
-                ServiceContract.restrictions, "GetState", [.string(identifier)]).first,
+                ServiceInterface.restrictions.name, "GetState", [.string(identifier)]).first,
                 let state = GuidedAccessRestrictionState(rawValue: raw) else { continue }
             restrictionChanged(identifier, state)
         }
@@ -235,9 +236,9 @@ struct ClientSynchronizer {
         guard let interface = message.interface, let member = message.member?.rawValue else { return }
         let arguments = message.arguments
         switch (interface, member) {
-        case (ServiceContract.session, "StatusChanged"):
+        case (ServiceInterface.session.name, "StatusChanged"):
             if case .bool(let enabled)? = arguments.first { engine.setEnabled(enabled) }
-        case (ServiceContract.restrictions, "RestrictionChanged"):
+        case (ServiceInterface.restrictions.name, "RestrictionChanged"):
             guard arguments.count == 2, case .string(let identifier) = arguments[0], case .string(let raw) = arguments[1],
                   let state = GuidedAccessRestrictionState(rawValue: raw) else { return }
             restrictionChanged(identifier, state)
@@ -251,10 +252,10 @@ struct ClientSynchronizer {
     private func applyPropertiesChanged(_ arguments: [DBusValue]) {
         guard arguments.count >= 2, case .string(let name) = arguments[0],
               let changed = try? [String: Variant](dbusValue: arguments[1]) else { return }
-        if name == ServiceContract.session.rawValue, let enabled = changed["Enabled"]?.get(Bool.self) {
+        if name == ServiceInterface.session.name.rawValue, let enabled = changed["Enabled"]?.get(Bool.self) {
             engine.setEnabled(enabled)
         }
-        if name == ServiceContract.features.rawValue {
+        if name == ServiceInterface.features.name.rawValue {
             for (property, value) in changed {
                 if let feature = AccessibilityFeature(rawValue: property), let enabled = value.get(Bool.self) {
                     engine.setFeature(feature, enabled)

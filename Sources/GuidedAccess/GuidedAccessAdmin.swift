@@ -1,4 +1,5 @@
 import DBusKit
+import GuidedAccessContract
 import Synchronization
 
 /// Administration of the Guided Access service, for tools such as the
@@ -62,7 +63,7 @@ public final class GuidedAccessAdmin: Sendable {
     /// Everything `org.guidedaccess.GuidedAccess1` reports about the session.
     public func status() async throws -> GuidedAccessStatus {
         do {
-            return GuidedAccessStatus(try await connection.serviceProperties(ServiceContract.session))
+            return GuidedAccessStatus(try await connection.serviceProperties(ServiceInterface.session.name))
         } catch {
             throw GuidedAccessAdminError(error)
         }
@@ -70,7 +71,7 @@ public final class GuidedAccessAdmin: Sendable {
 
     /// Locks the desktop to `app` (`Start`).
     public func start(app: String, options: GuidedAccessSessionOptions = .init(), interactive: Bool = false) async throws {
-        _ = try await call(ServiceContract.session, "Start", [.string(app), .options(options.wireValue)], interactive: interactive)
+        _ = try await call(ServiceInterface.session.name, "Start", [.string(app), .options(options.wireValue)], interactive: interactive)
     }
 
     /// Ends the session (`End`) with the passcode, or with polkit's
@@ -79,24 +80,24 @@ public final class GuidedAccessAdmin: Sendable {
         var options: [String: Variant] = [:]
         if let passcode { options["passcode"] = Variant(passcode) }
         if interactive { options["interactive"] = Variant(true) }
-        _ = try await call(ServiceContract.session, "End", [.options(options)], interactive: interactive)
+        _ = try await call(ServiceInterface.session.name, "End", [.options(options)], interactive: interactive)
     }
 
     /// Sets the session passcode (`SetPasscode`).
     public func setPasscode(_ passcode: String, interactive: Bool = false) async throws {
-        _ = try await call(ServiceContract.session, "SetPasscode", [.string(passcode)], interactive: interactive)
+        _ = try await call(ServiceInterface.session.name, "SetPasscode", [.string(passcode)], interactive: interactive)
     }
 
     /// Gives the running session more time (`ExtendTimeLimit`).
     public func extendTimeLimit(bySeconds seconds: UInt64, interactive: Bool = false) async throws {
-        _ = try await call(ServiceContract.session, "ExtendTimeLimit", [.uint64(seconds)], interactive: interactive)
+        _ = try await call(ServiceInterface.session.name, "ExtendTimeLimit", [.uint64(seconds)], interactive: interactive)
     }
 
     // MARK: Restrictions
 
     /// Every known custom restriction (`List`).
     public func restrictions() async throws -> [GuidedAccessRestrictionInfo] {
-        let reply = try await call(ServiceContract.restrictions, "List")
+        let reply = try await call(ServiceInterface.restrictions.name, "List")
         guard case .array(_, let rows)? = reply.first else {
             throw GuidedAccessAdminError(reason: .failed, name: "", message: "List returned no restrictions array")
         }
@@ -105,7 +106,7 @@ public final class GuidedAccessAdmin: Sendable {
 
     /// The state of one restriction (`GetState`).
     public func restrictionState(_ identifier: String) async throws -> GuidedAccessRestrictionState {
-        let reply = try await call(ServiceContract.restrictions, "GetState", [.string(identifier)])
+        let reply = try await call(ServiceInterface.restrictions.name, "GetState", [.string(identifier)])
         guard case .string(let raw)? = reply.first, let state = GuidedAccessRestrictionState(rawValue: raw) else {
             throw GuidedAccessAdminError(reason: .failed, name: "", message: "GetState returned no state")
         }
@@ -114,13 +115,13 @@ public final class GuidedAccessAdmin: Sendable {
 
     /// Denies or allows a restriction (`SetState`).
     public func setRestriction(_ identifier: String, to state: GuidedAccessRestrictionState, interactive: Bool = false) async throws {
-        _ = try await call(ServiceContract.restrictions, "SetState", [.string(identifier), .string(state.rawValue)],
+        _ = try await call(ServiceInterface.restrictions.name, "SetState", [.string(identifier), .string(state.rawValue)],
                            interactive: interactive)
     }
 
     /// Sets restrictions back to `allow`; all of them when `identifiers` is empty (`Reset`).
     public func resetRestrictions(_ identifiers: [String] = [], interactive: Bool = false) async throws {
-        _ = try await call(ServiceContract.restrictions, "Reset", [identifiers.dbusValue], interactive: interactive)
+        _ = try await call(ServiceInterface.restrictions.name, "Reset", [identifiers.dbusValue], interactive: interactive)
     }
 
     // MARK: Features
@@ -129,7 +130,7 @@ public final class GuidedAccessAdmin: Sendable {
     public func features() async throws -> [GuidedAccessFeatureInfo] {
         let properties: [String: Variant]
         do {
-            properties = try await connection.serviceProperties(ServiceContract.features)
+            properties = try await connection.serviceProperties(ServiceInterface.features.name)
         } catch {
             throw GuidedAccessAdminError(error)
         }
@@ -142,7 +143,7 @@ public final class GuidedAccessAdmin: Sendable {
 
     /// Switches a feature (`SetFeature`).
     public func setFeature(_ feature: AccessibilityFeature, enabled: Bool, interactive: Bool = false) async throws {
-        _ = try await call(ServiceContract.features, "SetFeature", [.string(feature.rawValue), .bool(enabled)],
+        _ = try await call(ServiceInterface.features.name, "SetFeature", [.string(feature.rawValue), .bool(enabled)],
                            interactive: interactive)
     }
 
@@ -153,7 +154,7 @@ public final class GuidedAccessAdmin: Sendable {
     public func signals() async throws -> AsyncStream<GuidedAccessSignal> {
         let messages: AsyncStream<Message>
         do {
-            messages = try await connection.signals(MatchRule(sender: ServiceContract.busName))
+            messages = try await connection.signals(MatchRule(sender: BusName.guidedAccess))
         } catch {
             throw GuidedAccessAdminError(error)
         }
@@ -168,7 +169,7 @@ public final class GuidedAccessAdmin: Sendable {
 
     /// True when the service has an owner on the bus right now.
     public func isServiceRunning() async -> Bool {
-        (try? await connection.owner(of: ServiceContract.busName)) != nil
+        (try? await connection.owner(of: BusName.guidedAccess)) != nil
     }
 }
 
@@ -202,6 +203,9 @@ public struct GuidedAccessAdminError: Error, Sendable, Hashable, CustomStringCon
     public let reason: Reason
     /// The D-Bus error name, or "" for failures found locally.
     public let name: String
+    /// The service's error, from the contract's table; `nil` when the
+    /// failure came from elsewhere (the bus, a timeout, this process).
+    public var serviceError: ServiceErrorName? { ServiceErrorName(rawValue: name) }
     /// What was wrong, as the service or the bus said it.
     public let message: String
 
@@ -221,21 +225,28 @@ public struct GuidedAccessAdminError: Error, Sendable, Hashable, CustomStringCon
         }
         let name = error.name.rawValue
         let reason: Reason
-        switch name {
-        case ServiceContract.errorPrefix + "PermissionDenied", "org.freedesktop.DBus.Error.AccessDenied": reason = .permissionDenied
-        case "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired": reason = .interactiveAuthorizationRequired
-        case ServiceContract.errorPrefix + "NotActive": reason = .notActive
-        case ServiceContract.errorPrefix + "AlreadyActive": reason = .alreadyActive
-        case ServiceContract.errorPrefix + "NotOwner": reason = .notOwner
-        case ServiceContract.errorPrefix + "RateLimited": reason = .rateLimited
-        case ServiceContract.errorPrefix + "InvalidArgument", ServiceContract.errorPrefix + "UnknownFeature",
-             "org.freedesktop.DBus.Error.InvalidArgs": reason = .invalidArgument
-        case ServiceContract.errorPrefix + "QuotaExceeded": reason = .quotaExceeded
-        case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
-             "org.freedesktop.DBus.Error.Disconnected", "org.freedesktop.DBus.Error.NoServer":
-            reason = .serviceUnavailable
-        default:
-            reason = name.hasPrefix("org.freedesktop.DBus.Error.Spawn.") ? .serviceUnavailable : .failed
+        if let serviceError = ServiceErrorName(error) {
+            reason = switch serviceError {
+            case .permissionDenied: .permissionDenied
+            case .notActive: .notActive
+            case .alreadyActive: .alreadyActive
+            case .notOwner: .notOwner
+            case .rateLimited: .rateLimited
+            case .invalidArgument, .unknownFeature: .invalidArgument
+            case .quotaExceeded: .quotaExceeded
+            case .failed: .failed
+            }
+        } else {
+            switch name {
+            case "org.freedesktop.DBus.Error.AccessDenied": reason = .permissionDenied
+            case "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired": reason = .interactiveAuthorizationRequired
+            case "org.freedesktop.DBus.Error.InvalidArgs": reason = .invalidArgument
+            case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
+                 "org.freedesktop.DBus.Error.Disconnected", "org.freedesktop.DBus.Error.NoServer":
+                reason = .serviceUnavailable
+            default:
+                reason = name.hasPrefix("org.freedesktop.DBus.Error.Spawn.") ? .serviceUnavailable : .failed
+            }
         }
         self.init(reason: reason, name: name, message: error.message)
     }

@@ -1,4 +1,5 @@
 import DBusKit
+import GuidedAccessContract
 import Synchronization
 
 /// The app's view of Guided Access: session status, custom restrictions,
@@ -109,7 +110,7 @@ public final class GuidedAccessClient: Sendable {
         guard let connection = engine.connection else { return false }
         do {
             let reply = try await connection.callService(
-                ServiceContract.session, "RequestSession", [.bool(enabled), .options([:])])
+                ServiceInterface.session.name, "RequestSession", [.bool(enabled), .options([:])])
             guard case .bool(let granted)? = reply.first else { return false }
             if granted { await refresh() }
             return granted
@@ -130,7 +131,7 @@ public final class GuidedAccessClient: Sendable {
             throw GuidedAccessError(.failed, "not connected to the session bus; Guided Access is unavailable")
         }
         do {
-            _ = try await connection.callService(ServiceContract.features, "ConfigureForGuidedAccess",
+            _ = try await connection.callService(ServiceInterface.features.name, "ConfigureForGuidedAccess",
                                                  [names.dbusValue, .bool(enabled)])
         } catch {
             throw GuidedAccessError(error)

@@ -1,4 +1,5 @@
 import DBusKit
+import GuidedAccessContract
 
 /// Why ``GuidedAccessClient/configureForGuidedAccess(features:enabled:)``
 /// failed (UIKit's `UIAccessibility.GuidedAccessError`).
@@ -17,6 +18,10 @@ public struct GuidedAccessError: Error, Sendable, Hashable, CustomStringConverti
     public let message: String
     /// The D-Bus error name the service replied with, when there was a reply.
     public let serviceErrorName: String?
+    /// The service's error from the contract's table, for apps to switch on
+    /// (`error.serviceError == .quotaExceeded`); `nil` when the failure came
+    /// from elsewhere (no service, a timeout, the bus).
+    public var serviceError: ServiceErrorName? { serviceErrorName.flatMap(ServiceErrorName.init(rawValue:)) }
 
     /// Creates an error.
     public init(_ code: Code, _ message: String, serviceErrorName: String? = nil) {
@@ -34,7 +39,7 @@ public struct GuidedAccessError: Error, Sendable, Hashable, CustomStringConverti
             self.init(.failed, String(describing: error))
             return
         }
-        let code: Code = error.name.rawValue == ServiceContract.errorPrefix + "PermissionDenied" ? .permissionDenied : .failed
+        let code: Code = ServiceErrorName(error) == .permissionDenied ? .permissionDenied : .failed
         self.init(code, error.message, serviceErrorName: error.name.rawValue)
     }
 }

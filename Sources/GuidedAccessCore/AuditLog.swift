@@ -30,14 +30,14 @@ public enum AuditResult: Sendable, Equatable {
     /// Refused by polkit or the passcode check.
     case denied
     /// Failed with this error.
-    case error(GuidedAccessError)
+    case error(DomainError)
 
     /// The text written to the log.
     public var text: String {
         switch self {
         case .allowed: "allowed"
         case .denied: "denied"
-        case .error(let error): error.name
+        case .error(let error): error.errorName.shortName
         }
     }
 }
@@ -83,7 +83,7 @@ public struct AuditLog: Sendable {
     }
 
     /// Appends one record; throws `failed` naming the path when the write fails.
-    public func append(_ record: AuditRecord) throws(GuidedAccessError) {
+    public func append(_ record: AuditRecord) throws(DomainError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard var line = try? encoder.encode(record) else {
@@ -100,7 +100,7 @@ public struct AuditLog: Sendable {
     /// Appends a record stamped `now`.
     public func append(
         caller: AuditCaller, action: String, target: String, result: AuditResult, now: Date
-    ) throws(GuidedAccessError) {
+    ) throws(DomainError) {
         try append(AuditRecord(time: now, caller: caller, action: action, target: target, result: result))
     }
 }

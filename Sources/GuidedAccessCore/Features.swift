@@ -10,7 +10,7 @@ extension AccessibilityFeature {
     }
 
     /// Parses a property name; throws `unknownFeature` listing the valid names.
-    public init(parsing propertyName: String) throws(GuidedAccessError) {
+    public init(parsing propertyName: String) throws(DomainError) {
         guard let feature = Feature(propertyName: propertyName) else {
             throw .unknownFeature(
                 "\"\(propertyName.prefix(64))\" is not a feature; use one of "
@@ -46,7 +46,7 @@ public enum GuidedAccessFeature: String, Codable, Sendable, CaseIterable {
     }
 
     /// Parses a wire name; throws `unknownFeature` listing the valid names.
-    public init(parsing raw: String) throws(GuidedAccessError) {
+    public init(parsing raw: String) throws(DomainError) {
         guard let feature = GuidedAccessFeature(rawValue: raw) else {
             throw .unknownFeature(
                 "\"\(raw.prefix(64))\" cannot be configured for Guided Access; use one of "

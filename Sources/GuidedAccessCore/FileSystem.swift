@@ -10,13 +10,13 @@ import Musl
 /// errors turned into messages that name the path.
 enum FileSystem {
     /// `failed("could not OPERATION PATH: strerror")`, read right after the failing call.
-    static func failure(_ operation: String, _ path: String) -> GuidedAccessError {
+    static func failure(_ operation: String, _ path: String) -> DomainError {
         let reason = String(cString: strerror(errno))
         return .failed("could not \(operation) \(path): \(reason); check the directory's permissions and free space")
     }
 
     /// Creates `path` and missing parents with mode 0700.
-    static func makeDirectory(_ path: String) throws(GuidedAccessError) {
+    static func makeDirectory(_ path: String) throws(DomainError) {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             prefix += "/" + component
@@ -27,11 +27,11 @@ enum FileSystem {
     /// Writes `data` to `path` so that readers see either the old or the new
     /// file, even across a crash or power loss: temp file in the same
     /// directory, fsync, rename over, fsync the directory.
-    static func writeAtomically(_ data: Data, to path: String, directory: String) throws(GuidedAccessError) {
+    static func writeAtomically(_ data: Data, to path: String, directory: String) throws(DomainError) {
         let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: .min ... .max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure("create", temporary) }
-        do throws(GuidedAccessError) {
+        do throws(DomainError) {
             try writeAll(data, to: fd, path: temporary)
             guard fsync(fd) == 0 else { throw failure("sync", temporary) }
             guard close(fd) == 0 else { throw failure("close", temporary) }
@@ -48,7 +48,7 @@ enum FileSystem {
         try syncDirectory(directory)
     }
 
-    private static func writeAll(_ data: Data, to fd: Int32, path: String) throws(GuidedAccessError) {
+    private static func writeAll(_ data: Data, to fd: Int32, path: String) throws(DomainError) {
         var offset = 0
         while offset < data.count {
             let written = data.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
@@ -59,7 +59,7 @@ enum FileSystem {
     }
 
     /// Makes a rename durable: the directory entry itself must reach the disk.
-    private static func syncDirectory(_ directory: String) throws(GuidedAccessError) {
+    private static func syncDirectory(_ directory: String) throws(DomainError) {
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw failure("open directory", directory) }
         defer { close(fd) }
@@ -81,7 +81,7 @@ enum FileSystem {
     }
 
     /// Renames `path` to `newPath`; throws on failure.
-    static func move(_ path: String, to newPath: String) throws(GuidedAccessError) {
+    static func move(_ path: String, to newPath: String) throws(DomainError) {
         guard rename(path, newPath) == 0 else { throw failure("rename \(path) to", newPath) }
     }
 }

@@ -25,29 +25,29 @@ extension GuidedAccessModel {
 
     /// `SetFeature`: throws `permissionDenied` when locked, `failed` when the
     /// backing store refuses.
-    public func setFeature(_ feature: Feature, enabled: Bool) throws(GuidedAccessError) -> [ModelChange] {
+    public func setFeature(_ feature: Feature, enabled: Bool) throws(DomainError) -> [ModelChange] {
         try checkNotLocked([feature], to: enabled)
-        return try commit { () throws(GuidedAccessError) in try write([feature], enabled) }
+        return try commit { () throws(DomainError) in try write([feature], enabled) }
     }
 
     /// `SetFeature` by property name; throws `unknownFeature` for unknown names.
-    public func setFeature(named name: String, enabled: Bool) throws(GuidedAccessError) -> [ModelChange] {
+    public func setFeature(named name: String, enabled: Bool) throws(DomainError) -> [ModelChange] {
         try setFeature(Feature(parsing: name), enabled: enabled)
     }
 
     /// `ConfigureForGuidedAccess`: only while a session runs (`notActive`
     /// otherwise); wire names such as `screen-reader` (`unknownFeature` for
     /// others); `permissionDenied` when a feature is locked.
-    public func configureForGuidedAccess(features: [String], enabled: Bool) throws(GuidedAccessError) -> [ModelChange] {
+    public func configureForGuidedAccess(features: [String], enabled: Bool) throws(DomainError) -> [ModelChange] {
         guard session.isLocked else { throw .noSession }
         var parsed: [Feature] = []
         for name in features { parsed.append(try GuidedAccessFeature(parsing: name).feature) }
         try checkNotLocked(parsed, to: enabled)
-        return try commit { () throws(GuidedAccessError) in try write(parsed, enabled) }
+        return try commit { () throws(DomainError) in try write(parsed, enabled) }
     }
 
     /// Pushes managed-config locked values into their sources.
-    public func enforceLockedFeatures() throws(GuidedAccessError) -> [ModelChange] {
+    public func enforceLockedFeatures() throws(DomainError) -> [ModelChange] {
         var changes: [ModelChange] = []
         for (feature, value) in managedConfig.lockedFeatures.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             changes += try write([feature], value)
@@ -59,7 +59,7 @@ extension GuidedAccessModel {
         featureSources[feature] ?? ownFeatures
     }
 
-    private func checkNotLocked(_ features: [Feature], to enabled: Bool) throws(GuidedAccessError) {
+    private func checkNotLocked(_ features: [Feature], to enabled: Bool) throws(DomainError) {
         for feature in features {
             if let locked = managedConfig.lockedFeatures[feature], locked != enabled {
                 throw .permissionDenied(
@@ -69,7 +69,7 @@ extension GuidedAccessModel {
     }
 
     /// Writes each feature whose value differs and reports the ones that changed.
-    private func write(_ features: [Feature], _ enabled: Bool) throws(GuidedAccessError) -> [ModelChange] {
+    private func write(_ features: [Feature], _ enabled: Bool) throws(DomainError) -> [ModelChange] {
         var changes: [ModelChange] = []
         for feature in features where featureValue(feature) != enabled {
             let source = source(of: feature)

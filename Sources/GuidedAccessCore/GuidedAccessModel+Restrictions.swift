@@ -4,16 +4,16 @@ extension GuidedAccessModel {
     /// `Register`: declares restrictions for connection `owner` on behalf of `app`.
     public func register(
         owner: String, app: String, _ declarations: [RestrictionDeclaration]
-    ) throws(GuidedAccessError) -> [ModelChange] {
-        try commit { () throws(GuidedAccessError) in
+    ) throws(DomainError) -> [ModelChange] {
+        try commit { () throws(DomainError) in
             try registry.register(owner: owner, app: app, declarations)
             return []
         }
     }
 
     /// `Unregister`: only the registering connection may; records and states stay.
-    public func unregister(owner: String, identifiers: [String]) throws(GuidedAccessError) -> [ModelChange] {
-        try commit { () throws(GuidedAccessError) in
+    public func unregister(owner: String, identifiers: [String]) throws(DomainError) -> [ModelChange] {
+        try commit { () throws(DomainError) in
             try registry.unregister(owner: owner, identifiers: identifiers)
             return []
         }
@@ -22,7 +22,7 @@ extension GuidedAccessModel {
     /// The connection `owner` closed: its restrictions become unregistered,
     /// keeping texts and states. Cannot fail: ownership is never persisted.
     public func ownerLeft(_ owner: String) -> [ModelChange] {
-        let changes = try? commit { () throws(GuidedAccessError) in
+        let changes = try? commit { () throws(DomainError) in
             registry.ownerLeft(owner)
             return []
         }
@@ -41,17 +41,17 @@ extension GuidedAccessModel {
 
     /// `SetState`: any valid identifier, registered or not (pre-deny).
     /// Throws `permissionDenied` for states forced by managed config.
-    public func setRestrictionState(_ state: String, for identifier: String) throws(GuidedAccessError) -> [ModelChange] {
+    public func setRestrictionState(_ state: String, for identifier: String) throws(DomainError) -> [ModelChange] {
         let parsed = try RestrictionState(parsing: state)
-        return try commit { () throws(GuidedAccessError) in
+        return try commit { () throws(DomainError) in
             try registry.setState(parsed, for: identifier)
             return []
         }
     }
 
     /// `Reset`: back to `allow`; all of them when `identifiers` is empty.
-    public func resetRestrictions(_ identifiers: [String]) throws(GuidedAccessError) -> [ModelChange] {
-        try commit { () throws(GuidedAccessError) in
+    public func resetRestrictions(_ identifiers: [String]) throws(DomainError) -> [ModelChange] {
+        try commit { () throws(DomainError) in
             _ = try registry.reset(identifiers)
             return []
         }
@@ -70,8 +70,8 @@ extension GuidedAccessModel {
 
 extension GuidedAccessModel {
     /// Applies a reloaded `managed.json`: allow list, forced states, locked features.
-    public func applyManagedConfig(_ config: ManagedConfig) throws(GuidedAccessError) -> [ModelChange] {
-        try commit { () throws(GuidedAccessError) in
+    public func applyManagedConfig(_ config: ManagedConfig) throws(DomainError) -> [ModelChange] {
+        try commit { () throws(DomainError) in
             managedConfig = config
             registry.setForcedStates(config.restrictions)
             registry.limits = config.limits

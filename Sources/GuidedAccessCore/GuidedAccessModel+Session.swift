@@ -48,12 +48,12 @@ extension GuidedAccessModel {
         app: String, timeLimit: UInt64 = 0, systemRestrictions: [String: String] = [:],
         disabledRegions: [Region] = [], restrictions: [String: String] = [:], requestedBy: String? = nil,
         now: Date
-    ) throws(GuidedAccessError) -> [ModelChange] {
+    ) throws(DomainError) -> [ModelChange] {
         try Self.validateStart(app: app, timeLimit: timeLimit, systemRestrictions: systemRestrictions,
                                disabledRegions: disabledRegions, restrictions: restrictions)
         let system = try Self.parseSystemRestrictions(systemRestrictions)
         let custom = try Self.parseStates(restrictions)
-        return try commit { () throws(GuidedAccessError) in
+        return try commit { () throws(DomainError) in
             try session.start(
                 app: app, timeLimit: timeLimit,
                 systemRestrictions: Dictionary(uniqueKeysWithValues: system.map { ($0.key.rawValue, $0.value) }),
@@ -66,13 +66,13 @@ extension GuidedAccessModel {
     /// Ends the session. When an app asks (RequestSession with `false`), pass
     /// its id as `requestedBy`: it may end only the session it started
     /// (`notOwner` otherwise). Throws `notActive` without a session.
-    public func end(requestedBy app: String? = nil, now: Date) throws(GuidedAccessError) -> [ModelChange] {
+    public func end(requestedBy app: String? = nil, now: Date) throws(DomainError) -> [ModelChange] {
         guard session.isLocked else { throw .noSession }
         if let app, session.requestedBy != app {
             throw .notOwner(
                 "\(app) did not start this session, so it cannot end it; ask whoever started it, or use End with authorization")
         }
-        return try commit { () throws(GuidedAccessError) in
+        return try commit { () throws(DomainError) in
             try session.end()
             return []
         }
@@ -80,8 +80,8 @@ extension GuidedAccessModel {
 
     /// Adds time; an expired session becomes active again with `seconds` left.
     /// Throws `notActive` without a session.
-    public func extendTimeLimit(seconds: UInt64, now: Date) throws(GuidedAccessError) -> [ModelChange] {
-        try commit { () throws(GuidedAccessError) in
+    public func extendTimeLimit(seconds: UInt64, now: Date) throws(DomainError) -> [ModelChange] {
+        try commit { () throws(DomainError) in
             // Catch up first so an overdue session counts from now, not from its old deadline.
             _ = session.advance(to: now)
             try session.extendTimeLimit(by: seconds, now: now)
@@ -90,17 +90,17 @@ extension GuidedAccessModel {
     }
 
     /// Changes the named built-in restrictions of the running session.
-    public func setSystemRestrictions(_ changes: [String: String]) throws(GuidedAccessError) -> [ModelChange] {
+    public func setSystemRestrictions(_ changes: [String: String]) throws(DomainError) -> [ModelChange] {
         let parsed = try Self.parseSystemRestrictions(changes)
-        return try commit { () throws(GuidedAccessError) in
+        return try commit { () throws(DomainError) in
             try session.setSystemRestrictions(parsed)
             return []
         }
     }
 
     /// Lets time pass: announces due warnings and expiry. Call at ``nextDeadline``.
-    public func tick(now: Date) throws(GuidedAccessError) -> [ModelChange] {
-        try commit { () throws(GuidedAccessError) in
+    public func tick(now: Date) throws(DomainError) -> [ModelChange] {
+        try commit { () throws(DomainError) in
             session.advance(to: now).map { event in
                 switch event {
                 case .warning(let secondsLeft): .timeLimitWarning(secondsLeft: secondsLeft)
@@ -115,7 +115,7 @@ extension GuidedAccessModel {
     public static func validateStart(
         app: String, timeLimit: UInt64, systemRestrictions: [String: String],
         disabledRegions: [Region], restrictions: [String: String]
-    ) throws(GuidedAccessError) {
+    ) throws(DomainError) {
         try AppIdentifier.validate(app)
         _ = try parseSystemRestrictions(systemRestrictions)
         _ = try parseStates(restrictions)
@@ -125,7 +125,7 @@ extension GuidedAccessModel {
 
     static func parseSystemRestrictions(
         _ raw: [String: String]
-    ) throws(GuidedAccessError) -> [SystemRestriction: RestrictionState] {
+    ) throws(DomainError) -> [SystemRestriction: RestrictionState] {
         var parsed: [SystemRestriction: RestrictionState] = [:]
         for (name, state) in raw.sorted(by: { $0.key < $1.key }) {
             parsed[try SystemRestriction(parsing: name)] = try RestrictionState(parsing: state)
@@ -133,7 +133,7 @@ extension GuidedAccessModel {
         return parsed
     }
 
-    static func parseStates(_ raw: [String: String]) throws(GuidedAccessError) -> [String: RestrictionState] {
+    static func parseStates(_ raw: [String: String]) throws(DomainError) -> [String: RestrictionState] {
         var parsed: [String: RestrictionState] = [:]
         for (identifier, state) in raw.sorted(by: { $0.key < $1.key }) {
             _ = try RestrictionIdentifier(identifier)
@@ -175,32 +175,32 @@ extension GuidedAccessModel {
     /// Checks the session passcode. Throws `rateLimited` during back-off and
     /// `permissionDenied` when wrong; the failure count is saved either way,
     /// so restarting the daemon does not reset the back-off.
-    public func verifyPasscode(_ passcode: String, now: Date) throws(GuidedAccessError) {
+    public func verifyPasscode(_ passcode: String, now: Date) throws(DomainError) {
         let expected = try passcodeChallenge(now: now)
         try recordPasscodeCheck(matched: try PasscodeVault.matches(passcode, expected), against: expected, now: now)
     }
 
     /// Step one of a passcode check split around the slow hash (see
     /// `PasscodeVault.challenge`): throws while locked out or when none is set.
-    public func passcodeChallenge(now: Date) throws(GuidedAccessError) -> PasscodeHash {
+    public func passcodeChallenge(now: Date) throws(DomainError) -> PasscodeHash {
         try vault.challenge(now: now)
     }
 
     /// Step three: records the outcome (persisted, so back-off survives a
     /// restart) and throws `permissionDenied` for a wrong passcode.
-    public func recordPasscodeCheck(matched: Bool, against expected: PasscodeHash, now: Date) throws(GuidedAccessError) {
-        var outcome: GuidedAccessError?
-        _ = try commit { () throws(GuidedAccessError) in
-            do throws(GuidedAccessError) { try vault.record(matched: matched, against: expected, now: now) } catch { outcome = error }
+    public func recordPasscodeCheck(matched: Bool, against expected: PasscodeHash, now: Date) throws(DomainError) {
+        var outcome: DomainError?
+        _ = try commit { () throws(DomainError) in
+            do throws(DomainError) { try vault.record(matched: matched, against: expected, now: now) } catch { outcome = error }
             return []
         }
         if let outcome { throw outcome }
     }
 
     /// Sets or replaces the passcode (4–64 characters), stored only as a salted slow hash.
-    public func setPasscode(_ passcode: String) throws(GuidedAccessError) -> [ModelChange] {
+    public func setPasscode(_ passcode: String) throws(DomainError) -> [ModelChange] {
         try PasscodeVault.validate(passcode)
-        return try commit { () throws(GuidedAccessError) in
+        return try commit { () throws(DomainError) in
             try vault.setPasscode(passcode)
             return []
         }

@@ -41,7 +41,7 @@ public final class GuidedAccessModel: @unchecked Sendable {
     public init(
         store: StateStore, managedConfig: ManagedConfig = ManagedConfig(),
         passcodeIterations: Int = PasscodeVault.defaultIterations, now: Date
-    ) throws(GuidedAccessError) {
+    ) throws(DomainError) {
         let loaded = try store.load(now: now)
         self.store = store
         auditLog = AuditLog(directory: store.directory)
@@ -121,12 +121,12 @@ extension GuidedAccessModel {
     /// the settings it will write are saved with it, and the desktop is
     /// settled only after that save: a crash at any point leaves enough on
     /// disk to restore exactly.
-    func commit(_ change: () throws(GuidedAccessError) -> [ModelChange]) throws(GuidedAccessError) -> [ModelChange] {
+    func commit(_ change: () throws(DomainError) -> [ModelChange]) throws(DomainError) -> [ModelChange] {
         _ = registry.takeTouched()
         let before = memento
         let deniedBefore = deniedOnDesktop
         let events: [ModelChange]
-        do throws(GuidedAccessError) {
+        do throws(DomainError) {
             events = try change()
             captureDesktopOriginals()
             if durableStateChanged(since: before) { try store.save(persistentState) }

@@ -80,7 +80,7 @@ extension GuidedAccessSession {
     public mutating func start(
         app: String, timeLimit: UInt64, systemRestrictions: [String: RestrictionState],
         disabledRegions: [Region], requestedBy: String?, now: Date
-    ) throws(GuidedAccessError) {
+    ) throws(DomainError) {
         guard !isLocked else {
             throw .alreadyActive(
                 "a Guided Access session is already active for \(self.app); end it with End before starting another")
@@ -98,7 +98,7 @@ extension GuidedAccessSession {
     }
 
     /// Unlocks. Throws `notActive` when there is no session.
-    public mutating func end() throws(GuidedAccessError) {
+    public mutating func end() throws(DomainError) {
         guard isLocked else { throw .noSession }
         self = GuidedAccessSession()
     }
@@ -125,7 +125,7 @@ extension GuidedAccessSession {
     /// Adds `seconds` of time. From `expired` the session becomes `active`
     /// again with `seconds` left from now. Warnings that now lie in the future
     /// are armed again. Call `advance(to:)` first so an overdue session counts as expired.
-    public mutating func extendTimeLimit(by seconds: UInt64, now: Date) throws(GuidedAccessError) {
+    public mutating func extendTimeLimit(by seconds: UInt64, now: Date) throws(DomainError) {
         guard isLocked else { throw .noSession }
         guard seconds > 0 else {
             throw .invalidArgument("extending by 0 seconds does nothing; pass the number of seconds to add")
@@ -144,7 +144,7 @@ extension GuidedAccessSession {
     }
 
     /// Replaces the named built-in restrictions; the others keep their state.
-    public mutating func setSystemRestrictions(_ changes: [SystemRestriction: RestrictionState]) throws(GuidedAccessError) {
+    public mutating func setSystemRestrictions(_ changes: [SystemRestriction: RestrictionState]) throws(DomainError) {
         guard isLocked else { throw .noSession }
         for (restriction, state) in changes {
             systemRestrictions[restriction.rawValue] = state
@@ -173,16 +173,16 @@ extension GuidedAccessSession {
         return elapsed > 0 ? UInt64(elapsed.rounded(.up)) : 0
     }
 
-    static func checkTimeLimit(_ seconds: UInt64) throws(GuidedAccessError) {
+    static func checkTimeLimit(_ seconds: UInt64) throws(DomainError) {
         guard seconds <= maximumTimeLimit else { throw timeLimitTooLong(seconds) }
     }
 
-    private static func timeLimitTooLong(_ seconds: UInt64) -> GuidedAccessError {
+    private static func timeLimitTooLong(_ seconds: UInt64) -> DomainError {
         .invalidArgument(
             "a time limit of \(seconds) seconds is too long; use at most \(maximumTimeLimit) seconds (one year) or 0 for none")
     }
 
-    static func checkRegions(_ regions: [Region]) throws(GuidedAccessError) {
+    static func checkRegions(_ regions: [Region]) throws(DomainError) {
         guard regions.count <= maximumRegionCount else {
             throw .invalidArgument(
                 "\(regions.count) disabled regions is too many; use at most \(maximumRegionCount)")

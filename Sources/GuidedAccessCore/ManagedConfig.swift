@@ -81,7 +81,7 @@ extension ManagedConfig {
             return try JSONDecoder().decode(ManagedConfig.self, from: data)
         } catch let error as DecodingError {
             throw ManagedConfigError(path: path, problem: describe(error))
-        } catch let error as GuidedAccessError {
+        } catch let error as DomainError {
             throw ManagedConfigError(path: path, problem: error.message)
         } catch {
             throw ManagedConfigError(path: path, problem: "\(error)")
@@ -129,7 +129,7 @@ extension ManagedConfig {
     private static func rejectUnknownKeys(_ container: KeyedDecodingContainer<AnyKey>) throws {
         let known = Set(CodingKeys.allCases.map(\.rawValue))
         if let unknown = container.allKeys.first(where: { !known.contains($0.stringValue) }) {
-            throw GuidedAccessError.invalidArgument(
+            throw DomainError.invalidArgument(
                 "unknown key \"\(unknown.stringValue)\"; the keys are \(known.sorted().joined(separator: ", "))")
         }
     }

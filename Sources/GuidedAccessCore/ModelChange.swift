@@ -1,29 +1,3 @@
-/// The session fields visible as properties on the bus, named as the service
-/// exports them; ``GuidedAccessModel`` reports which ones a call changed.
-public enum SessionProperty: String, Sendable, CaseIterable {
-    /// `Enabled` (b).
-    case enabled = "Enabled"
-    /// `State` (s).
-    case state = "State"
-    /// `App` (s).
-    case app = "App"
-    /// `StartedAt` (t).
-    case startedAt = "StartedAt"
-    /// `TimeLimit` (t).
-    case timeLimit = "TimeLimit"
-    /// `SystemRestrictions` (a{ss}).
-    case systemRestrictions = "SystemRestrictions"
-    /// `DisabledRegions` (a(iiii)).
-    case disabledRegions = "DisabledRegions"
-    /// `PasscodeSet` (b).
-    case passcodeSet = "PasscodeSet"
-    /// `AllowedApplications` (as).
-    case allowedApplications = "AllowedApplications"
-
-    /// The D-Bus property name.
-    public var propertyName: String { rawValue }
-}
-
 /// Something observable that a model call changed, for the service to turn
 /// into signals. Only real changes are reported: setting a value to what it
 /// already was reports nothing.

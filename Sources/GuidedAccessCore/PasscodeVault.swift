@@ -70,7 +70,7 @@ public struct PasscodeVault: Codable, Sendable, Equatable {
 extension PasscodeVault {
     /// Replaces the passcode; throws `invalidArgument` outside 4–64 characters.
     /// Clears the back-off, because the old guesses say nothing about the new one.
-    public mutating func setPasscode(_ passcode: String) throws(GuidedAccessError) {
+    public mutating func setPasscode(_ passcode: String) throws(DomainError) {
         try Self.validate(passcode)
         let salt = Data((0..<16).map { _ in UInt8.random(in: .min ... .max) })
         stored = try Self.derive(passcode, salt: salt, iterations: iterations)
@@ -80,7 +80,7 @@ extension PasscodeVault {
     /// Checks `passcode`. Throws `rateLimited` while locked out (without
     /// hashing, so a refused attempt costs nothing and reveals nothing) and
     /// `permissionDenied` when it is wrong or none is set. Success resets the back-off.
-    public mutating func verify(_ passcode: String, now: Date) throws(GuidedAccessError) {
+    public mutating func verify(_ passcode: String, now: Date) throws(DomainError) {
         let expected = try challenge(now: now)
         try record(matched: try Self.matches(passcode, expected), against: expected, now: now)
     }
@@ -89,7 +89,7 @@ extension PasscodeVault {
     /// refusal (`rateLimited` while locked out, `permissionDenied` when none
     /// is set). The slow comparison (`matches`) needs no vault, so callers
     /// can run it without holding whatever guards the vault.
-    public func challenge(now: Date) throws(GuidedAccessError) -> PasscodeHash {
+    public func challenge(now: Date) throws(DomainError) -> PasscodeHash {
         if let wait = retryAfter(now: now) { throw .passcodeBackOff(seconds: wait) }
         guard let stored else {
             throw .permissionDenied(
@@ -99,14 +99,14 @@ extension PasscodeVault {
     }
 
     /// The slow step: whether `passcode` hashes to `expected` (constant-time comparison).
-    public static func matches(_ passcode: String, _ expected: PasscodeHash) throws(GuidedAccessError) -> Bool {
+    public static func matches(_ passcode: String, _ expected: PasscodeHash) throws(DomainError) -> Bool {
         let candidate = try derive(passcode, salt: expected.salt, iterations: expected.iterations)
         return constantTimeEqual(candidate.hash, expected.hash)
     }
 
     /// The last step: records the outcome. Throws `permissionDenied` for a
     /// wrong passcode, and `failed` when the passcode was replaced meanwhile.
-    public mutating func record(matched: Bool, against expected: PasscodeHash, now: Date) throws(GuidedAccessError) {
+    public mutating func record(matched: Bool, against expected: PasscodeHash, now: Date) throws(DomainError) {
         guard stored == expected else { throw .failed("the passcode changed while it was being checked; try again") }
         guard matched else {
             recordFailure(now: now)
@@ -143,14 +143,14 @@ extension PasscodeVault {
 
 extension PasscodeVault {
     /// The passcode rules (length), checked without hashing anything.
-    public static func validate(_ passcode: String) throws(GuidedAccessError) {
+    public static func validate(_ passcode: String) throws(DomainError) {
         guard lengthRange.contains(passcode.count) else {
             throw .invalidArgument(
                 "the passcode has \(passcode.count) characters; use \(lengthRange.lowerBound) to \(lengthRange.upperBound)")
         }
     }
 
-    private static func derive(_ passcode: String, salt: Data, iterations: Int) throws(GuidedAccessError) -> PasscodeHash {
+    private static func derive(_ passcode: String, salt: Data, iterations: Int) throws(DomainError) -> PasscodeHash {
         do {
             // The unchecked variant only so tests can inject a low count;
             // production uses defaultIterations, which the checked variant requires.

@@ -35,7 +35,7 @@ public struct RegistrationLimits: Sendable, Equatable {
 
     /// Reads `Limits` from `managed.json`: absent keys keep their default;
     /// unknown keys and values below 1 are refused.
-    public init(managed raw: [String: Int]) throws(GuidedAccessError) {
+    public init(managed raw: [String: Int]) throws(DomainError) {
         let names = Self.keys.map(\.name)
         for (key, value) in raw {
             guard names.contains(key) else {

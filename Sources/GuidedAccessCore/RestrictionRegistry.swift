@@ -160,7 +160,7 @@ extension RestrictionRegistry {
     /// anything changes. Registering again updates the texts.
     public mutating func register(
         owner: String, app: String, _ declarations: [RestrictionDeclaration]
-    ) throws(GuidedAccessError) {
+    ) throws(DomainError) {
         try AppIdentifier.validate(app)
         try Self.validate(declarations)
         try checkNoOtherOwner(owner, declarations)
@@ -180,7 +180,7 @@ extension RestrictionRegistry {
     /// Ends `owner`'s registration of `identifiers`; records and states stay.
     /// Throws `invalidArgument` for unknown identifiers and `notOwner` for
     /// identifiers this owner does not hold, changing nothing.
-    public mutating func unregister(owner: String, identifiers: [String]) throws(GuidedAccessError) {
+    public mutating func unregister(owner: String, identifiers: [String]) throws(DomainError) {
         for identifier in identifiers {
             guard let record = records[identifier] else {
                 throw .invalidArgument(
@@ -244,7 +244,7 @@ extension RestrictionRegistry {
         }
     }
 
-    private static func validate(_ declarations: [RestrictionDeclaration]) throws(GuidedAccessError) {
+    private static func validate(_ declarations: [RestrictionDeclaration]) throws(DomainError) {
         var seen = Set<String>()
         for declaration in declarations {
             _ = try RestrictionIdentifier(declaration.identifier)
@@ -258,7 +258,7 @@ extension RestrictionRegistry {
         }
     }
 
-    private func checkNoOtherOwner(_ owner: String, _ declarations: [RestrictionDeclaration]) throws(GuidedAccessError) {
+    private func checkNoOtherOwner(_ owner: String, _ declarations: [RestrictionDeclaration]) throws(DomainError) {
         for declaration in declarations {
             if let current = records[declaration.identifier]?.owner, current != owner {
                 throw .notOwner(
@@ -269,7 +269,7 @@ extension RestrictionRegistry {
 
     /// Each cap is checked against what the registration would leave, and
     /// named with its value when it would be exceeded.
-    private func checkLimits(_ owner: String, _ app: String, _ declarations: [RestrictionDeclaration]) throws(GuidedAccessError) {
+    private func checkLimits(_ owner: String, _ app: String, _ declarations: [RestrictionDeclaration]) throws(DomainError) {
         let held = liveByOwner[owner] ?? []
         let added = declarations.filter { !held.contains($0.identifier) }.count
         // Re-registering under another app id moves those rows to this app.
@@ -304,7 +304,7 @@ extension RestrictionRegistry {
     /// can pre-deny. Returns `true` when the effective state changed.
     /// Throws `permissionDenied` for a state forced by managed config.
     @discardableResult
-    public mutating func setState(_ state: RestrictionState, for identifier: String) throws(GuidedAccessError) -> Bool {
+    public mutating func setState(_ state: RestrictionState, for identifier: String) throws(DomainError) -> Bool {
         _ = try RestrictionIdentifier(identifier)
         try checkNotForced(identifier, to: state)
         let before = self.state(of: identifier)
@@ -315,7 +315,7 @@ extension RestrictionRegistry {
 
     /// Puts states back to `allow`, all of them when `identifiers` is empty
     /// (forced states are then skipped). Returns the identifiers that changed.
-    public mutating func reset(_ identifiers: [String]) throws(GuidedAccessError) -> [String] {
+    public mutating func reset(_ identifiers: [String]) throws(DomainError) -> [String] {
         let targets = identifiers.isEmpty ? states.keys.filter { forcedStates[$0] == nil } : identifiers
         for identifier in identifiers {
             _ = try RestrictionIdentifier(identifier)
@@ -343,7 +343,7 @@ extension RestrictionRegistry {
             state: state(of: identifier), app: record?.app ?? "", registered: record?.registered ?? false)
     }
 
-    private func checkNotForced(_ identifier: String, to state: RestrictionState) throws(GuidedAccessError) {
+    private func checkNotForced(_ identifier: String, to state: RestrictionState) throws(DomainError) {
         if let forced = forcedStates[identifier], forced != state {
             throw .permissionDenied(
                 "restriction \(identifier) is forced to \(forced.rawValue) by the administrator in managed.json "

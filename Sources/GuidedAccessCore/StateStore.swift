@@ -54,7 +54,7 @@ public struct StateStore: Sendable {
 
     /// `$XDG_STATE_HOME/guided-access`, else `$HOME/.local/state/guided-access`.
     /// A relative `XDG_STATE_HOME` is ignored, as the XDG spec requires.
-    public static func defaultDirectory(environment: [String: String]) throws(GuidedAccessError) -> String {
+    public static func defaultDirectory(environment: [String: String]) throws(DomainError) -> String {
         if let stateHome = environment["XDG_STATE_HOME"], stateHome.hasPrefix("/") {
             return stateHome + "/guided-access"
         }
@@ -71,14 +71,14 @@ extension StateStore {
     /// Reads the state. A missing file gives a fresh state. An unreadable or
     /// corrupt one is renamed to `state.json.corrupt-<unix time>` and a fresh
     /// state is returned with a warning — never silently overwritten.
-    public func load(now: Date) throws(GuidedAccessError) -> LoadedState {
+    public func load(now: Date) throws(DomainError) -> LoadedState {
         try FileSystem.makeDirectory(directory)
         var loaded = try read(now: now)
         loaded.removedTemporaries = FileSystem.removeStrayTemporaries(of: path, directory: directory)
         return loaded
     }
 
-    private func read(now: Date) throws(GuidedAccessError) -> LoadedState {
+    private func read(now: Date) throws(DomainError) -> LoadedState {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -99,7 +99,7 @@ extension StateStore {
     }
 
     /// Writes `state` atomically (temp file, fsync, rename, fsync directory), mode 0600.
-    public func save(_ state: PersistentState) throws(GuidedAccessError) {
+    public func save(_ state: PersistentState) throws(DomainError) {
         try FileSystem.makeDirectory(directory)
         guard let data = try? StateFileEncoding.encode(state) else {
             throw .failed("could not encode the state; report this as a bug")
@@ -107,7 +107,7 @@ extension StateStore {
         try FileSystem.writeAtomically(data, to: path, directory: directory)
     }
 
-    private func setAside(because reason: String, now: Date) throws(GuidedAccessError) -> LoadedState {
+    private func setAside(because reason: String, now: Date) throws(DomainError) -> LoadedState {
         let aside = "\(path).corrupt-\(Int64(now.timeIntervalSince1970))"
         try FileSystem.move(path, to: aside)
         let warning = "state file \(path) was unusable because \(reason); moved it to \(aside) and started fresh"

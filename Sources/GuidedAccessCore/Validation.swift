@@ -14,7 +14,7 @@ public struct RestrictionIdentifier: Hashable, Sendable, CustomStringConvertible
     public let rawValue: String
 
     /// Checks `raw` and keeps it; throws `invalidArgument` naming the problem.
-    public init(_ raw: String) throws(GuidedAccessError) {
+    public init(_ raw: String) throws(DomainError) {
         try Self.check(raw)
         rawValue = raw
     }
@@ -22,7 +22,7 @@ public struct RestrictionIdentifier: Hashable, Sendable, CustomStringConvertible
     /// The identifier text.
     public var description: String { rawValue }
 
-    private static func check(_ raw: String) throws(GuidedAccessError) {
+    private static func check(_ raw: String) throws(DomainError) {
         let byteCount = raw.utf8.count
         guard byteCount >= minimumByteCount, byteCount <= maximumByteCount else {
             throw .invalidArgument(
@@ -57,7 +57,7 @@ public enum PurposeText {
     /// Throws `invalidArgument` unless `text` has visible content and is under
     /// ``byteLimit`` bytes. `field` names the text in the message ("text",
     /// "detail text").
-    public static func validate(_ text: String, field: String = "text") throws(GuidedAccessError) {
+    public static func validate(_ text: String, field: String = "text") throws(DomainError) {
         guard !isBlank(text) else {
             throw .invalidArgument("the restriction \(field) is blank; describe what the restriction controls")
         }
@@ -88,7 +88,7 @@ public enum AppIdentifier {
 
     /// Throws `invalidArgument` unless `app` is non-empty, at most 255 bytes and
     /// free of control characters (which would corrupt logs and listings).
-    public static func validate(_ app: String) throws(GuidedAccessError) {
+    public static func validate(_ app: String) throws(DomainError) {
         guard !app.isEmpty else {
             throw .invalidArgument("the app id is empty; pass the app's id, e.g. org.example.Kiosk")
         }

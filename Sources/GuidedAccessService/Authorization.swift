@@ -12,7 +12,7 @@ extension GuidedAccessService {
     }
 
     /// Callers of another user are refused, on every interface but Introspectable.
-    static func refusal(ofUser uid: UInt32) -> GuidedAccessError? {
+    static func refusal(ofUser uid: UInt32) -> DomainError? {
         guard uid != getuid() else { return nil }
         return .permissionDenied(
             "this service belongs to user \(getuid()) and refuses calls from user \(uid); use your own session's service")
@@ -36,14 +36,14 @@ extension GuidedAccessService {
             let (changes, result) = try model.with { model in
                 let now = try required(model)
                 guard Set(now).isSubset(of: Set(actions)) else {
-                    throw GuidedAccessError.failed("the session changed while waiting for authorization; try again")
+                    throw DomainError.failed("the session changed while waiting for authorization; try again")
                 }
                 return try change(model)
             }
             audit(caller, action, target, .allowed)
             call.afterReply { self.publish(changes) }
             return result
-        } catch let error as GuidedAccessError {
+        } catch let error as DomainError {
             audit(caller, action, target, error.isDenial ? .denied : .error(error))
             throw error
         } catch let error as DBusError where error.name == DBusError.interactiveAuthorizationRequired("").name {
@@ -58,7 +58,7 @@ extension GuidedAccessService {
     /// A caller that left while polkit was thinking gets nothing changed.
     func requireStillConnected(_ caller: CallerIdentity, _ call: MethodCall) async throws {
         guard try await call.connection.owner(of: caller.busName) != nil else {
-            throw GuidedAccessError.failed("the caller left the bus before authorization finished; nothing was changed")
+            throw DomainError.failed("the caller left the bus before authorization finished; nothing was changed")
         }
     }
 
@@ -72,9 +72,9 @@ extension GuidedAccessService {
                 throw DBusError.interactiveAuthorizationRequired(
                     "\(action.rawValue) needs an administrator's password; call again allowing interactive authorization (guided-access --interactive)")
             case .denied(let reason):
-                throw GuidedAccessError.permissionDenied("not authorized for \(action.rawValue): \(reason); ask an administrator")
+                throw DomainError.permissionDenied("not authorized for \(action.rawValue): \(reason); ask an administrator")
             case .busy(let reason):
-                throw GuidedAccessError.rateLimited(reason)
+                throw DomainError.rateLimited(reason)
             }
         }
     }
@@ -89,7 +89,7 @@ extension GuidedAccessService {
     }
 }
 
-extension GuidedAccessError {
+extension DomainError {
     /// Refusals (as opposed to bad input or failures), for the audit log.
     var isDenial: Bool {
         switch self {

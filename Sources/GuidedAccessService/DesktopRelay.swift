@@ -23,7 +23,7 @@ extension GuidedAccessService {
                 return [.featureChanged(feature, value)]
             }
             let outcome: AuditResult
-            do throws(GuidedAccessError) {
+            do throws(DomainError) {
                 _ = try model.setFeature(feature, enabled: locked)
                 outcome = .allowed
             } catch {

@@ -1,10 +1,9 @@
 import DBusKit
+import GuidedAccessContract
 import GuidedAccessCore
 
-/// Domain errors travel as `org.guidedaccess.Error.<Name>` with their message.
-extension GuidedAccessError: DBusErrorConvertible {
-    public var dbusError: DBusError {
-        let name = (try? ErrorName(validating: "org.guidedaccess.Error." + self.name)) ?? "org.guidedaccess.Error.Failed"
-        return DBusError(name, message)
-    }
+/// Domain errors travel under their name in the contract's error table,
+/// with their message.
+extension DomainError: DBusErrorConvertible {
+    public var dbusError: DBusError { DBusError(errorName.dbusName, message) }
 }

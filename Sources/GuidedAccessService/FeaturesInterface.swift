@@ -1,4 +1,5 @@
 import DBusKit
+import GuidedAccessContract
 import GuidedAccessCore
 
 /// `org.guidedaccess.Features1`: accessibility feature toggles.
@@ -7,7 +8,7 @@ extension GuidedAccessService {
         let properties: [Member] = Feature.allCases.map { feature in
             .property(MemberName(unchecked: feature.propertyName), Bool.self) { self.read { $0.featureValue(feature) } }
         }
-        return Interface(Self.featuresInterface, properties + [
+        return Interface(ServiceInterface.features.name, properties + [
             .property("Sources", [String: String].self) {
                 self.read { model in
                     Dictionary(uniqueKeysWithValues: model.featureSourceDescriptions.map { ($0.key.propertyName, $0.value) })
@@ -33,13 +34,13 @@ extension GuidedAccessService {
         do {
             try await authorized(call, audit: "configure-for-guided-access", target: names.joined(separator: ","), required: { model in
                 guard model.enabled else {
-                    throw GuidedAccessError.failed("accessibility features can be configured only during a Guided Access session")
+                    throw DomainError.failed("accessibility features can be configured only during a Guided Access session")
                 }
                 for name in names { _ = try GuidedAccessFeature(parsing: name) }
                 return isLockedApp ? [] : [.configureFeatures]
             }, change: { model in (try model.configureForGuidedAccess(features: names, enabled: enabled), ()) })
         } catch let error as DBusError where error.name.rawValue == "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired" {
-            throw GuidedAccessError.permissionDenied("only the app locked by Guided Access or an administrator may configure features")
+            throw DomainError.permissionDenied("only the app locked by Guided Access or an administrator may configure features")
         }
     }
 }

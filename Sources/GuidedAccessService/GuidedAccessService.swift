@@ -1,4 +1,5 @@
 import DBusKit
+import GuidedAccessContract
 import Foundation
 import GuidedAccessCore
 import Synchronization
@@ -30,12 +31,6 @@ public struct ServiceConfiguration: Sendable {
 /// model lives behind one lock; polkit is asked outside it, and the state is
 /// checked again once the answer is in.
 public final class GuidedAccessService: Sendable {
-    public static let busName: BusName = "org.guidedaccess.GuidedAccess1"
-    public static let path: ObjectPath = "/org/guidedaccess/GuidedAccess1"
-    public static let sessionInterface: InterfaceName = "org.guidedaccess.GuidedAccess1"
-    public static let featuresInterface: InterfaceName = "org.guidedaccess.Features1"
-    public static let restrictionsInterface: InterfaceName = "org.guidedaccess.Restrictions1"
-    public static let restrictionInterface: InterfaceName = "org.guidedaccess.Restriction1"
     /// Method calls one connection may have running at once; more are
     /// refused with `RateLimited` at once (property reads are not counted:
     /// they are answered on the spot).
@@ -94,16 +89,16 @@ public final class GuidedAccessService: Sendable {
         bus.setCallPolicy(CallPolicy(
             admit: { Self.refusal(ofUser: $0.userID)?.dbusError },
             maxInFlightPerSender: Self.maxCallsInFlightPerSender,
-            busy: GuidedAccessError.rateLimited(
+            busy: DomainError.rateLimited(
                 "this connection already has \(Self.maxCallsInFlightPerSender) calls in flight; wait for their replies").dbusError))
-        bus.export(Self.path, interfaces)
-        bus.addObjectManager(at: Self.path)
+        bus.export(ObjectPath.guidedAccess, interfaces)
+        bus.addObjectManager(at: ObjectPath.guidedAccess)
         for listing in read({ $0.restrictions() }) { exportRestriction(listing.identifier, on: bus) }
         desktop?.observe { [weak self] change in
             // Off the desktop's thread: the model lock may be held by a call waiting on that thread.
             Task { self?.desktopChanged(change) }
         }
-        try await bus.requestName(Self.busName)
+        try await bus.requestName(BusName.guidedAccess)
         rearmDeadline()
     }
 
@@ -132,25 +127,25 @@ public final class GuidedAccessService: Sendable {
         do {
             switch change {
             case .statusChanged(let enabled):
-                try bus.emit(Self.path, Self.sessionInterface, "StatusChanged", [.bool(enabled)])
+                try bus.emit(ObjectPath.guidedAccess, ServiceInterface.session.name, "StatusChanged", [.bool(enabled)])
             case .sessionPropertiesChanged(let properties):
                 let names = properties.compactMap { try? MemberName(validating: $0.propertyName) }
-                bus.propertiesChanged(Self.path, Self.sessionInterface, names)
+                bus.propertiesChanged(ObjectPath.guidedAccess, ServiceInterface.session.name, names)
             case .restrictionAdded(let identifier):
                 exportRestriction(identifier, on: bus)
             case .restrictionRemoved(let identifier):
-                if let path = Self.restrictionPath(identifier) { bus.unexport(path) }
+                if let path = ObjectPath.restriction(identifier) { bus.unexport(path) }
             case .restrictionRecordChanged(let identifier):
                 restrictionPropertiesChanged(identifier, on: bus)
             case .restrictionChanged(let identifier, let state):
-                try bus.emit(Self.path, Self.restrictionsInterface, "RestrictionChanged", [.string(identifier), .string(state.rawValue)])
+                try bus.emit(ObjectPath.guidedAccess, ServiceInterface.restrictions.name, "RestrictionChanged", [.string(identifier), .string(state.rawValue)])
                 restrictionPropertiesChanged(identifier, on: bus)
             case .featureChanged(let feature, _):
-                bus.propertiesChanged(Self.path, Self.featuresInterface, [try MemberName(validating: feature.propertyName)])
+                bus.propertiesChanged(ObjectPath.guidedAccess, ServiceInterface.features.name, [try MemberName(validating: feature.propertyName)])
             case .timeLimitWarning(let secondsLeft):
-                try bus.emit(Self.path, Self.sessionInterface, "TimeLimitWarning", [.uint64(secondsLeft)])
+                try bus.emit(ObjectPath.guidedAccess, ServiceInterface.session.name, "TimeLimitWarning", [.uint64(secondsLeft)])
             case .timeExpired:
-                try bus.emit(Self.path, Self.sessionInterface, "TimeExpired")
+                try bus.emit(ObjectPath.guidedAccess, ServiceInterface.session.name, "TimeExpired")
             }
         } catch {
             log("could not announce \(change): \(error)")
@@ -158,17 +153,12 @@ public final class GuidedAccessService: Sendable {
     }
 
     private func restrictionPropertiesChanged(_ identifier: String, on bus: Connection) {
-        guard let path = Self.restrictionPath(identifier) else { return }
-        bus.propertiesChanged(path, Self.restrictionInterface, ["Text", "DetailText", "State", "App", "Registered"])
-    }
-
-    /// `/org/guidedaccess/GuidedAccess1/restriction/<escaped identifier>`.
-    static func restrictionPath(_ identifier: String) -> ObjectPath? {
-        try? ObjectPath(validating: path.rawValue + "/restriction/" + ObjectPath.escapeElement(identifier))
+        guard let path = ObjectPath.restriction(identifier) else { return }
+        bus.propertiesChanged(path, ServiceInterface.restriction.name, ["Text", "DetailText", "State", "App", "Registered"])
     }
 
     private func exportRestriction(_ identifier: String, on bus: Connection) {
-        guard let path = Self.restrictionPath(identifier) else { return }
+        guard let path = ObjectPath.restriction(identifier) else { return }
         bus.export(path, [restrictionObjectDeclaration(identifier)])
     }
 

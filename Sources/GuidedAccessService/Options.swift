@@ -9,11 +9,11 @@ struct Options {
     init(_ values: [String: Variant], allowed: [String: Signature]) throws {
         for (key, value) in values {
             guard let expected = allowed[key] else {
-                throw GuidedAccessError.invalidArgument(
+                throw DomainError.invalidArgument(
                     "unknown option '\(key)'; known options: \(allowed.keys.sorted().joined(separator: ", "))")
             }
             guard value.value.signature == expected else {
-                throw GuidedAccessError.invalidArgument("option '\(key)' must have type '\(expected)', not '\(value.value.signature)'")
+                throw DomainError.invalidArgument("option '\(key)' must have type '\(expected)', not '\(value.value.signature)'")
             }
         }
         self.values = values

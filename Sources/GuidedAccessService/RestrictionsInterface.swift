@@ -1,10 +1,11 @@
 import DBusKit
+import GuidedAccessContract
 import GuidedAccessCore
 
 /// `org.guidedaccess.Restrictions1` and the per-restriction objects.
 extension GuidedAccessService {
     var restrictionsDeclaration: Interface {
-        Interface(Self.restrictionsInterface, [
+        Interface(ServiceInterface.restrictions.name, [
             .method("Register", in: ["restrictions"], out: ["objects"]) { (call, entries: [RestrictionEntry]) -> [ObjectPath] in
                 try await self.register(call, entries)
             },
@@ -53,8 +54,8 @@ extension GuidedAccessService {
         watchRegistrant(caller.busName, on: call.connection)
         call.afterReply { self.publish(changes) }
         return try entries.map { entry in
-            guard let path = Self.restrictionPath(entry.identifier) else {
-                throw GuidedAccessError.failed("cannot build an object path for \(entry.identifier)")
+            guard let path = ObjectPath.restriction(entry.identifier) else {
+                throw DomainError.failed("cannot build an object path for \(entry.identifier)")
             }
             return path
         }
@@ -63,7 +64,7 @@ extension GuidedAccessService {
     /// `org.guidedaccess.Restriction1` for one identifier; each property is
     /// one lookup in the model, as whole-tree reads ask every object.
     func restrictionObjectDeclaration(_ identifier: String) -> Interface {
-        Interface(Self.restrictionInterface, [
+        Interface(ServiceInterface.restriction.name, [
             .property("Identifier", String.self, changes: .const) { identifier },
             .property("Text", String.self) { self.record(identifier, \.text, absent: "") },
             .property("DetailText", String.self) { self.record(identifier, \.detail, absent: "") },

@@ -1,11 +1,12 @@
 import DBusKit
+import GuidedAccessContract
 import Foundation
 import GuidedAccessCore
 
 /// `org.guidedaccess.GuidedAccess1`: the session.
 extension GuidedAccessService {
     var sessionDeclaration: Interface {
-        Interface(Self.sessionInterface, [
+        Interface(ServiceInterface.session.name, [
             .property("Version", UInt32.self, changes: .const) { 1 },
             .property("Enabled", Bool.self) { self.read { $0.enabled } },
             .property("State", String.self) { self.read { $0.sessionState.rawValue } },
@@ -40,7 +41,7 @@ extension GuidedAccessService {
             .method("ExtendTimeLimit", in: ["seconds"]) { (call, seconds: UInt64) in
                 try await self.authorized(call, audit: "extend-time-limit", target: "\(seconds)",
                                           required: { model in
-                                              guard model.enabled else { throw GuidedAccessError.notActive("no Guided Access session is active; there is no time limit to extend") }
+                                              guard model.enabled else { throw DomainError.notActive("no Guided Access session is active; there is no time limit to extend") }
                                               return [model.sessionAuthority(for: .extendTimeLimit(seconds: seconds)) ?? .endSession]
                                           },
                                           change: { model in (try model.extendTimeLimit(seconds: seconds, now: Date()), ()) })
@@ -58,10 +59,10 @@ extension GuidedAccessService {
         ])
         // Regions are validated by their initializer; a bad one is a named error.
         let regions: [Region]
-        do { regions = try raw["disabled-regions"].map { try [Region](dbusValue: $0.value) } ?? [] } catch let error as GuidedAccessError {
+        do { regions = try raw["disabled-regions"].map { try [Region](dbusValue: $0.value) } ?? [] } catch let error as DomainError {
             throw error
         } catch {
-            throw GuidedAccessError.invalidArgument("disabled-regions: \(error)")
+            throw DomainError.invalidArgument("disabled-regions: \(error)")
         }
         let timeLimit = options.get("time-limit", UInt64.self) ?? 0
         let systemRestrictions = options.get("system-restrictions", [String: String].self) ?? [:]
@@ -71,7 +72,7 @@ extension GuidedAccessService {
             try GuidedAccessModel.validateStart(app: app, timeLimit: timeLimit, systemRestrictions: systemRestrictions,
                                                  disabledRegions: regions, restrictions: restrictions)
             guard !model.enabled else {
-                throw GuidedAccessError.alreadyActive("a session locked to \(model.app) is already active; end it first")
+                throw DomainError.alreadyActive("a session locked to \(model.app) is already active; end it first")
             }
             return [.startSession]
         }, change: { model in
@@ -83,7 +84,7 @@ extension GuidedAccessService {
     private func end(_ call: MethodCall, options raw: [String: Variant]) async throws {
         let options = try Options(raw, allowed: ["passcode": "s", "interactive": "b"])
         let requireActive: @Sendable (GuidedAccessModel) throws -> Void = { model in
-            guard model.enabled else { throw GuidedAccessError.notActive("no Guided Access session is active; nothing to end") }
+            guard model.enabled else { throw DomainError.notActive("no Guided Access session is active; nothing to end") }
         }
         if let passcode = options.get("passcode", String.self) {
             // The right passcode is authority enough; wrong ones back off in the model.
@@ -105,7 +106,7 @@ extension GuidedAccessService {
                 }
                 audit(caller, "end-session", "passcode", .allowed)
                 call.afterReply { self.publish(changes) }
-            } catch let error as GuidedAccessError {
+            } catch let error as DomainError {
                 audit(caller, "end-session", "passcode", error.isDenial ? .denied : .error(error))
                 throw error
             }
@@ -132,7 +133,7 @@ extension GuidedAccessService {
             }
             do {
                 try await requireStillConnected(caller, call)
-            } catch let error as GuidedAccessError {
+            } catch let error as DomainError {
                 audit(caller, "request-session", reason, .error(error))
                 throw error
             }
@@ -145,7 +146,7 @@ extension GuidedAccessService {
             audit(caller, enable ? "request-session" : "request-session-end", reason, .allowed)
             call.afterReply { self.publish(changes) }
             return true
-        } catch let error as GuidedAccessError {
+        } catch let error as DomainError {
             audit(caller, "request-session", reason, .error(error))
             switch error {
             case .notOwner, .alreadyActive, .notActive: return false

@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 import GuidedAccessCore
 import GSettingsBridge
+import GuidedAccessContract
 import GuidedAccessService
 
 /// The daemon: options, logging, signals. Everything else is in GuidedAccessService.
@@ -68,7 +69,7 @@ struct GuidedAccessDaemon: AsyncParsableCommand {
             Log.error("cannot start: \(error)")
             throw ExitCode(1)
         }
-        Log.info("ready on \(bus.uniqueName) as \(GuidedAccessService.busName), state in \(configuration.stateDirectory)")
+        Log.info("ready on \(bus.uniqueName) as \(BusName.guidedAccess), state in \(configuration.stateDirectory)")
         let signal = await Self.waitForTermination()
         // Every change is already on disk; stopping only ends timers and the connection.
         service.stop()

@@ -23,17 +23,17 @@ struct ModelSessionTests {
         try withTemporaryDirectory { directory in
             let model = try makeModel(in: directory)
             #expect { try model.start(app: "a.b", systemRestrictions: ["elbows": "deny"], now: t0) } throws: {
-                ($0 as? GuidedAccessError)?.message.contains("elbows") == true
+                ($0 as? DomainError)?.message.contains("elbows") == true
             }
             #expect { try model.start(app: "a.b", systemRestrictions: ["touch": "sometimes"], now: t0) } throws: {
-                ($0 as? GuidedAccessError)?.message.contains("sometimes") == true
+                ($0 as? DomainError)?.message.contains("sometimes") == true
             }
             #expect { try model.start(app: "a.b", restrictions: ["x": "deny"], now: t0) } throws: {
-                ($0 as? GuidedAccessError)?.name == "InvalidArgument"
+                ($0 as? DomainError)?.errorName.shortName == "InvalidArgument"
             }
             #expect(model.sessionState == .inactive)
             _ = try model.start(app: "a.b", now: t0)
-            #expect { try model.start(app: "a.b", now: t0) } throws: { ($0 as? GuidedAccessError)?.name == "AlreadyActive" }
+            #expect { try model.start(app: "a.b", now: t0) } throws: { ($0 as? DomainError)?.errorName.shortName == "AlreadyActive" }
         }
     }
 
@@ -41,7 +41,7 @@ struct ModelSessionTests {
         try withTemporaryDirectory { directory in
             let config = ManagedConfig(restrictions: ["com.example.forced": .deny])
             let model = try makeModel(in: directory, config: config)
-            #expect(throws: GuidedAccessError.self) {
+            #expect(throws: DomainError.self) {
                 try model.start(
                     app: "a.b", restrictions: ["com.example.buy": "deny", "com.example.forced": "allow"], now: t0)
             }
@@ -71,11 +71,11 @@ struct ModelSessionTests {
     @Test func endAndOwnership() throws {
         try withTemporaryDirectory { directory in
             let model = try makeModel(in: directory)
-            #expect(throws: GuidedAccessError.noSession) { try model.end(now: t0) }
-            #expect(throws: GuidedAccessError.noSession) { try model.extendTimeLimit(seconds: 5, now: t0) }
+            #expect(throws: DomainError.noSession) { try model.end(now: t0) }
+            #expect(throws: DomainError.noSession) { try model.extendTimeLimit(seconds: 5, now: t0) }
             _ = try model.start(app: "org.example.Game", requestedBy: "org.example.Game", now: t0)
             #expect { try model.end(requestedBy: "org.example.Other", now: t0) } throws: {
-                ($0 as? GuidedAccessError)?.name == "NotOwner"
+                ($0 as? DomainError)?.errorName.shortName == "NotOwner"
             }
             let changes = try model.end(requestedBy: "org.example.Game", now: t0)
             #expect(changes.first == .statusChanged(enabled: false))
@@ -98,9 +98,9 @@ struct ModelSessionTests {
             let model = try makeModel(in: directory)
             #expect(try model.setPasscode("2468") == [.sessionPropertiesChanged([.passcodeSet])])
             #expect(try model.setPasscode("1357") == [], "replacing keeps PasscodeSet true")
-            for _ in 0..<3 { #expect(throws: GuidedAccessError.self) { try model.verifyPasscode("0000", now: t0) } }
+            for _ in 0..<3 { #expect(throws: DomainError.self) { try model.verifyPasscode("0000", now: t0) } }
             let restarted = try makeModel(in: directory, now: at(1))
-            #expect(throws: GuidedAccessError.passcodeBackOff(seconds: 4)) {
+            #expect(throws: DomainError.passcodeBackOff(seconds: 4)) {
                 try restarted.verifyPasscode("1357", now: at(1))
             }
             try restarted.verifyPasscode("1357", now: at(5))
@@ -160,7 +160,7 @@ struct ModelRestartTests {
             // A directory where the state file should be makes the rename fail.
             try FileManager.default.createDirectory(atPath: directory + "/state.json", withIntermediateDirectories: false)
             try FileManager.default.createDirectory(atPath: directory + "/state.json/x", withIntermediateDirectories: false)
-            #expect { try model.start(app: "a.b", now: t0) } throws: { ($0 as? GuidedAccessError)?.name == "Failed" }
+            #expect { try model.start(app: "a.b", now: t0) } throws: { ($0 as? DomainError)?.errorName.shortName == "Failed" }
             #expect(model.sessionState == .inactive)
         }
     }
@@ -225,7 +225,7 @@ struct ModelFeatureTests {
             let model = try makeModel(in: directory)
             #expect(try model.setFeature(named: "BoldText", enabled: true) == [.featureChanged(.boldText, true)])
             #expect(try model.setFeature(.boldText, enabled: true) == [])
-            #expect(throws: GuidedAccessError.self) { try model.setFeature(named: "Bold", enabled: true) }
+            #expect(throws: DomainError.self) { try model.setFeature(named: "Bold", enabled: true) }
             #expect(try makeModel(in: directory).featureValue(.boldText))
             #expect(model.featureSourceDescriptions[.boldText] == "service")
         }
@@ -236,7 +236,7 @@ struct ModelFeatureTests {
             let model = try makeModel(in: directory, config: ManagedConfig(lockedFeatures: [.zoom: true]))
             #expect(model.featureValue(.zoom), "the locked value is applied at start-up")
             #expect { try model.setFeature(.zoom, enabled: false) } throws: {
-                ($0 as? GuidedAccessError)?.name == "PermissionDenied"
+                ($0 as? DomainError)?.errorName.shortName == "PermissionDenied"
             }
         }
     }
@@ -244,16 +244,16 @@ struct ModelFeatureTests {
     @Test func configureForGuidedAccessNeedsASessionAndKnownNames() throws {
         try withTemporaryDirectory { directory in
             let model = try makeModel(in: directory, config: ManagedConfig(lockedFeatures: [.grayscale: false]))
-            #expect(throws: GuidedAccessError.noSession) {
+            #expect(throws: DomainError.noSession) {
                 try model.configureForGuidedAccess(features: ["zoom"], enabled: true)
             }
             _ = try model.start(app: "a.b", now: t0)
             #expect { try model.configureForGuidedAccess(features: ["zoom", "voice-over"], enabled: true) } throws: {
-                ($0 as? GuidedAccessError)?.name == "UnknownFeature"
+                ($0 as? DomainError)?.errorName.shortName == "UnknownFeature"
             }
             #expect(model.featureValue(.zoom) == false, "nothing changes when one name is bad")
             #expect { try model.configureForGuidedAccess(features: ["grayscale"], enabled: true) } throws: {
-                ($0 as? GuidedAccessError)?.name == "PermissionDenied"
+                ($0 as? DomainError)?.errorName.shortName == "PermissionDenied"
             }
             #expect(try model.configureForGuidedAccess(features: ["screen-reader", "zoom"], enabled: true)
                 == [.featureChanged(.screenReader, true), .featureChanged(.zoom, true)])
@@ -266,7 +266,7 @@ struct ModelFeatureTests {
             model.setFeatureSource(FailingSource(), for: [.largeText])
             #expect(model.featureSourceDescriptions[.largeText] == "gsettings:org.gnome.desktop.a11y/x")
             #expect { try model.setFeature(.largeText, enabled: true) } throws: {
-                ($0 as? GuidedAccessError)?.name == "Failed"
+                ($0 as? DomainError)?.errorName.shortName == "Failed"
             }
         }
     }

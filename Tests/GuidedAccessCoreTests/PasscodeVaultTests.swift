@@ -35,7 +35,7 @@ struct PasscodeVaultTests {
     @Test func rightAndWrong() throws {
         var vault = try vault()
         try vault.verify("2468", now: t0)
-        #expect(throws: GuidedAccessError.permissionDenied("wrong passcode; check it and try again")) {
+        #expect(throws: DomainError.permissionDenied("wrong passcode; check it and try again")) {
             try vault.verify("1357", now: t0)
         }
         #expect(vault.backoff.consecutiveFailures == 1)
@@ -48,18 +48,18 @@ struct PasscodeVaultTests {
         #expect(try !PasscodeVault.matches("1357", expected))
         // The passcode was replaced while the slow hash ran: the outcome is void.
         try vault.setPasscode("9999")
-        #expect(throws: GuidedAccessError.failed("the passcode changed while it was being checked; try again")) {
+        #expect(throws: DomainError.failed("the passcode changed while it was being checked; try again")) {
             try vault.record(matched: true, against: expected, now: t0)
         }
         #expect(vault.backoff.consecutiveFailures == 0)
         let current = try vault.challenge(now: t0)
-        #expect(throws: GuidedAccessError.self) { try vault.record(matched: false, against: current, now: t0) }
+        #expect(throws: DomainError.self) { try vault.record(matched: false, against: current, now: t0) }
         #expect(vault.backoff.consecutiveFailures == 1)
     }
 
     @Test func noPasscodeSetIsDenied() {
         var vault = PasscodeVault(iterations: testIterations)
-        #expect { try vault.verify("2468", now: t0) } throws: { ($0 as? GuidedAccessError)?.name == "PermissionDenied" }
+        #expect { try vault.verify("2468", now: t0) } throws: { ($0 as? DomainError)?.errorName.shortName == "PermissionDenied" }
     }
 
     @Test(arguments: [("", false), ("123", false), ("1234", true), (String(repeating: "x", count: 64), true),
@@ -69,7 +69,7 @@ struct PasscodeVaultTests {
         if valid {
             #expect(throws: Never.self) { try vault.setPasscode(passcode) }
         } else {
-            #expect(throws: GuidedAccessError.self) { try vault.setPasscode(passcode) }
+            #expect(throws: DomainError.self) { try vault.setPasscode(passcode) }
         }
     }
 
@@ -82,19 +82,19 @@ struct PasscodeVaultTests {
 
     @Test func backOffRefusesWithoutEvaluatingAndSuccessResets() throws {
         var vault = try vault()
-        for _ in 0..<3 { #expect(throws: GuidedAccessError.self) { try vault.verify("0000", now: t0) } }
+        for _ in 0..<3 { #expect(throws: DomainError.self) { try vault.verify("0000", now: t0) } }
         // Locked out for 5 s: even the right passcode is not evaluated.
-        #expect(throws: GuidedAccessError.passcodeBackOff(seconds: 5)) { try vault.verify("2468", now: t0) }
-        #expect(throws: GuidedAccessError.passcodeBackOff(seconds: 1)) { try vault.verify("0000", now: at(4.5)) }
+        #expect(throws: DomainError.passcodeBackOff(seconds: 5)) { try vault.verify("2468", now: t0) }
+        #expect(throws: DomainError.passcodeBackOff(seconds: 1)) { try vault.verify("0000", now: at(4.5)) }
         #expect(vault.backoff.consecutiveFailures == 3, "refused attempts are not counted")
         // The fourth failure doubles the delay.
-        #expect(throws: GuidedAccessError.permissionDenied("wrong passcode; check it and try again")) {
+        #expect(throws: DomainError.permissionDenied("wrong passcode; check it and try again")) {
             try vault.verify("0000", now: at(5))
         }
         #expect(vault.retryAfter(now: at(5)) == 10)
         try vault.verify("2468", now: at(15))
         #expect(vault.backoff == PasscodeBackoff())
-        #expect(throws: GuidedAccessError.permissionDenied("wrong passcode; check it and try again")) {
+        #expect(throws: DomainError.permissionDenied("wrong passcode; check it and try again")) {
             try vault.verify("0000", now: at(15))
         }
     }

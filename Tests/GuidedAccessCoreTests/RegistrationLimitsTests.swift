@@ -9,8 +9,8 @@ struct RegistrationLimitsTests {
     }
 
     private func quotaMessage(_ body: () throws -> Void) -> String? {
-        do { try body() } catch let error as GuidedAccessError {
-            return error.name == "QuotaExceeded" ? error.message : "\(error)"
+        do { try body() } catch let error as DomainError {
+            return error.errorName == .quotaExceeded ? error.message : "\(error)"
         } catch { return "\(error)" }
         return nil
     }

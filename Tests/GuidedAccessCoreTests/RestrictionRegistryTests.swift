@@ -11,7 +11,7 @@ struct RestrictionRegistryTests {
         var registry = RestrictionRegistry()
         try registry.register(owner: ":1.1", app: "app", declarations(256))
         #expect(registry.records.count == 256)
-        #expect(throws: GuidedAccessError.self) {
+        #expect(throws: DomainError.self) {
             try registry.register(owner: ":1.1", app: "app", [RestrictionDeclaration(identifier: "com.example.more", text: "x", detail: "")])
         }
         // Another connection has its own quota.
@@ -22,7 +22,7 @@ struct RestrictionRegistryTests {
         var registry = RestrictionRegistry()
         #expect {
             try registry.register(owner: ":1.1", app: "app", declarations(257))
-        } throws: { ($0 as? GuidedAccessError)?.name == "QuotaExceeded" }
+        } throws: { ($0 as? DomainError)?.errorName.shortName == "QuotaExceeded" }
         #expect(registry.records.count == 0)
         try registry.register(owner: ":1.1", app: "app", declarations(256))
         try registry.register(owner: ":1.1", app: "app", declarations(256))
@@ -34,10 +34,10 @@ struct RestrictionRegistryTests {
             RestrictionDeclaration(identifier: "com.example.ok", text: "Fine", detail: ""),
             RestrictionDeclaration(identifier: "bad", text: "Fine", detail: ""),
         ]
-        #expect(throws: GuidedAccessError.self) { try registry.register(owner: ":1.1", app: "app", batch) }
+        #expect(throws: DomainError.self) { try registry.register(owner: ":1.1", app: "app", batch) }
         #expect(registry.records.count == 0)
         let blankDetail = [RestrictionDeclaration(identifier: "com.example.ok", text: "Fine", detail: "   ")]
-        #expect(throws: GuidedAccessError.self) { try registry.register(owner: ":1.1", app: "app", blankDetail) }
+        #expect(throws: DomainError.self) { try registry.register(owner: ":1.1", app: "app", blankDetail) }
     }
 
     @Test func reRegisteringUpdatesTextAndAnotherLiveOwnerIsRefused() throws {
@@ -45,7 +45,7 @@ struct RestrictionRegistryTests {
         try registry.register(owner: ":1.1", app: "app", [.init(identifier: "com.example.buy", text: "Old", detail: "")])
         try registry.register(owner: ":1.1", app: "app", [.init(identifier: "com.example.buy", text: "New", detail: "d")])
         #expect(registry.records["com.example.buy"]?.text == "New")
-        #expect(throws: GuidedAccessError.notOwner(
+        #expect(throws: DomainError.notOwner(
             "restriction com.example.buy is registered by another running app; use an identifier in your own namespace")) {
             try registry.register(owner: ":1.2", app: "other", [.init(identifier: "com.example.buy", text: "Mine", detail: "")])
         }
@@ -69,10 +69,10 @@ struct RestrictionRegistryTests {
         var registry = RestrictionRegistry()
         try registry.register(owner: ":1.1", app: "app", [.init(identifier: "com.example.buy", text: "Buy", detail: "")])
         #expect { try registry.unregister(owner: ":1.2", identifiers: ["com.example.buy"]) } throws: {
-            ($0 as? GuidedAccessError)?.name == "NotOwner"
+            ($0 as? DomainError)?.errorName.shortName == "NotOwner"
         }
         #expect { try registry.unregister(owner: ":1.1", identifiers: ["com.example.nope"]) } throws: {
-            ($0 as? GuidedAccessError)?.name == "InvalidArgument"
+            ($0 as? DomainError)?.errorName.shortName == "InvalidArgument"
         }
         try registry.unregister(owner: ":1.1", identifiers: ["com.example.buy"])
         #expect(registry.records["com.example.buy"]?.registered == false)
@@ -85,7 +85,7 @@ struct RestrictionRegistryTests {
         #expect(try registry.setState(.deny, for: "com.example.unknown") == false)
         #expect(registry.isAllowed("com.example.unknown", sessionActive: false))
         #expect(registry.isAllowed("com.example.unknown", sessionActive: true) == false)
-        #expect(throws: GuidedAccessError.self) { try registry.setState(.deny, for: "nodots") }
+        #expect(throws: DomainError.self) { try registry.setState(.deny, for: "nodots") }
     }
 
     @Test func resetOneOrAll() throws {
@@ -104,11 +104,11 @@ struct RestrictionRegistryTests {
         #expect {
             try registry.setState(.allow, for: "com.example.purchase")
         } throws: { error in
-            (error as? GuidedAccessError)?.name == "PermissionDenied"
-                && (error as? GuidedAccessError)?.message.contains("managed.json") == true
+            (error as? DomainError)?.errorName.shortName == "PermissionDenied"
+                && (error as? DomainError)?.message.contains("managed.json") == true
         }
         #expect(try registry.setState(.deny, for: "com.example.purchase") == false)
-        #expect(throws: GuidedAccessError.self) { try registry.reset(["com.example.purchase"]) }
+        #expect(throws: DomainError.self) { try registry.reset(["com.example.purchase"]) }
         #expect(try registry.reset([]) == [], "reset of everything skips forced states")
         #expect(registry.list().map(\.identifier) == ["com.example.purchase"])
     }

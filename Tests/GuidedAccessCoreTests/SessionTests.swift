@@ -23,7 +23,7 @@ struct SessionTests {
 
     @Test func startTwiceIsAlreadyActive() throws {
         var session = try started(limit: 0)
-        #expect(throws: GuidedAccessError.self) {
+        #expect(throws: DomainError.self) {
             try session.start(app: "b", timeLimit: 0, systemRestrictions: [:], disabledRegions: [], requestedBy: nil, now: t0)
         }
     }
@@ -35,7 +35,7 @@ struct SessionTests {
         #expect(session.isLocked)
         try session.end()
         #expect(session == GuidedAccessSession())
-        #expect(throws: GuidedAccessError.noSession) { try session.end() }
+        #expect(throws: DomainError.noSession) { try session.end() }
     }
 
     @Test func warningsAtFiveMinutesOneMinuteTenSeconds() throws {
@@ -97,16 +97,16 @@ struct SessionTests {
 
     @Test func extendNeedsASessionWithALimit() throws {
         var idle = GuidedAccessSession()
-        #expect(throws: GuidedAccessError.noSession) { try idle.extendTimeLimit(by: 5, now: t0) }
+        #expect(throws: DomainError.noSession) { try idle.extendTimeLimit(by: 5, now: t0) }
         var unlimited = try started(limit: 0)
-        #expect(throws: GuidedAccessError.self) { try unlimited.extendTimeLimit(by: 5, now: t0) }
+        #expect(throws: DomainError.self) { try unlimited.extendTimeLimit(by: 5, now: t0) }
         var limited = try started(limit: 10)
-        #expect(throws: GuidedAccessError.self) { try limited.extendTimeLimit(by: 0, now: t0) }
+        #expect(throws: DomainError.self) { try limited.extendTimeLimit(by: 0, now: t0) }
     }
 
     @Test func timeLimitHasAnUpperBound() throws {
         var session = GuidedAccessSession()
-        #expect(throws: GuidedAccessError.self) {
+        #expect(throws: DomainError.self) {
             try session.start(
                 app: "a", timeLimit: GuidedAccessSession.maximumTimeLimit + 1, systemRestrictions: [:],
                 disabledRegions: [], requestedBy: nil, now: t0)

@@ -9,7 +9,7 @@ struct StateStoreTests {
         #expect(try StateStore.defaultDirectory(environment: ["HOME": "/h"]) == "/h/.local/state/guided-access")
         #expect(try StateStore.defaultDirectory(environment: ["XDG_STATE_HOME": "rel", "HOME": "/h"])
             == "/h/.local/state/guided-access")
-        #expect(throws: GuidedAccessError.self) { try StateStore.defaultDirectory(environment: [:]) }
+        #expect(throws: DomainError.self) { try StateStore.defaultDirectory(environment: [:]) }
     }
 
     @Test func missingFileIsFreshAndCreatesAPrivateDirectory() throws {

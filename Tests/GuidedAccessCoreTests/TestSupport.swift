@@ -8,7 +8,7 @@ import Glibc
 /// A fresh directory under /tmp, removed when the test body returns.
 func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
     var template = Array("/tmp/guided-access-core-test-XXXXXX".utf8CString)
-    guard let created = mkdtemp(&template) else { throw GuidedAccessError.failed("mkdtemp failed") }
+    guard let created = mkdtemp(&template) else { throw DomainError.failed("mkdtemp failed") }
     let path = String(cString: created)
     defer { try? FileManager.default.removeItem(atPath: path) }
     return try body(path)

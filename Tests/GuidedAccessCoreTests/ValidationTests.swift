@@ -10,7 +10,7 @@ struct RestrictionIdentifierTests {
 
     @Test func threeBytesIsTheShortestAccepted() throws {
         _ = try RestrictionIdentifier("a.b")
-        #expect(throws: GuidedAccessError.self) { try RestrictionIdentifier("ab") }
+        #expect(throws: DomainError.self) { try RestrictionIdentifier("ab") }
     }
 
     @Test func twoHundredFiftyFiveBytesPassAndOneMoreFails() throws {
@@ -21,14 +21,14 @@ struct RestrictionIdentifierTests {
         #expect {
             try RestrictionIdentifier(tooLong)
         } throws: { error in
-            (error as? GuidedAccessError)?.name == "InvalidArgument"
-                && (error as? GuidedAccessError)?.message.contains("256 bytes") == true
+            (error as? DomainError)?.errorName.shortName == "InvalidArgument"
+                && (error as? DomainError)?.message.contains("256 bytes") == true
         }
     }
 
     @Test(arguments: ["com", "com.", ".com", "com..example", "com.exa mple", "com.exämple", "com/example", ""])
     func rejectsMalformed(_ raw: String) {
-        #expect(throws: GuidedAccessError.self) { try RestrictionIdentifier(raw) }
+        #expect(throws: DomainError.self) { try RestrictionIdentifier(raw) }
     }
 }
 
@@ -39,17 +39,17 @@ struct PurposeTextTests {
     }
 
     @Test func fourThousandBytesFail() {
-        #expect(throws: GuidedAccessError.self) { try PurposeText.validate(String(repeating: "x", count: 4000)) }
+        #expect(throws: DomainError.self) { try PurposeText.validate(String(repeating: "x", count: 4000)) }
     }
 
     @Test func countsBytesNotCharacters() {
         // 2000 two-byte characters are 4000 bytes.
-        #expect(throws: GuidedAccessError.self) { try PurposeText.validate(String(repeating: "é", count: 2000)) }
+        #expect(throws: DomainError.self) { try PurposeText.validate(String(repeating: "é", count: 2000)) }
     }
 
     @Test(arguments: ["", " ", "\n\t", "\u{00A0}\u{2003}\u{3000}", "\u{2028}"])
     func rejectsBlank(_ text: String) {
-        #expect(throws: GuidedAccessError.invalidArgument(
+        #expect(throws: DomainError.invalidArgument(
             "the restriction text is blank; describe what the restriction controls")) {
             try PurposeText.validate(text)
         }
@@ -62,7 +62,7 @@ struct PurposeTextTests {
     @Test(arguments: [0xFFFF, 0x10FFFF, 0xFDD0] as [UInt32])
     func rejectsNoncharacters(_ codePoint: UInt32) {
         let text = "Buy " + String(Character(Unicode.Scalar(codePoint)!))
-        #expect(throws: GuidedAccessError.self) { try PurposeText.validate(text) }
+        #expect(throws: DomainError.self) { try PurposeText.validate(text) }
     }
 
     @Test func acceptsOtherUnicode() throws {
@@ -75,9 +75,9 @@ struct AppIdentifierTests {
     @Test func limits() throws {
         try AppIdentifier.validate("org.example.Kiosk")
         try AppIdentifier.validate("/usr/bin/" + String(repeating: "a", count: 246))
-        #expect(throws: GuidedAccessError.self) { try AppIdentifier.validate("") }
-        #expect(throws: GuidedAccessError.self) { try AppIdentifier.validate(String(repeating: "a", count: 256)) }
-        #expect(throws: GuidedAccessError.self) { try AppIdentifier.validate("org.example\nKiosk") }
+        #expect(throws: DomainError.self) { try AppIdentifier.validate("") }
+        #expect(throws: DomainError.self) { try AppIdentifier.validate(String(repeating: "a", count: 256)) }
+        #expect(throws: DomainError.self) { try AppIdentifier.validate("org.example\nKiosk") }
     }
 }
 
@@ -85,21 +85,22 @@ struct AppIdentifierTests {
 struct VocabularyTests {
     @Test func regionsNeedArea() throws {
         _ = try Region(x: -5, y: 0, width: 1, height: 1)
-        #expect(throws: GuidedAccessError.self) { try Region(x: 0, y: 0, width: 0, height: 10) }
-        #expect(throws: GuidedAccessError.self) { try Region(x: 0, y: 0, width: 10, height: -1) }
+        #expect(throws: DomainError.self) { try Region(x: 0, y: 0, width: 0, height: 10) }
+        #expect(throws: DomainError.self) { try Region(x: 0, y: 0, width: 10, height: -1) }
     }
 
     @Test func errorNamesMatchTheContract() {
         let names = [
-            GuidedAccessError.permissionDenied(""), .failed(""), .invalidArgument(""), .notActive(""),
+            DomainError.permissionDenied(""), .failed(""), .invalidArgument(""), .notActive(""),
             .alreadyActive(""), .notOwner(""), .quotaExceeded(""), .passcodeBackOff(seconds: 1),
             .unknownFeature(""),
-        ].map(\.name)
+        ].map(\.errorName.rawValue)
+        // Spelled out here on purpose: an independent check of the names on the wire.
         #expect(names == [
             "PermissionDenied", "Failed", "InvalidArgument", "NotActive", "AlreadyActive", "NotOwner",
             "QuotaExceeded", "RateLimited", "UnknownFeature",
-        ])
-        #expect(GuidedAccessError.passcodeBackOff(seconds: 20).message.contains("20 seconds"))
+        ].map { "org.guidedaccess.Error." + $0 })
+        #expect(DomainError.passcodeBackOff(seconds: 20).message.contains("20 seconds"))
     }
 
     @Test func systemRestrictionNames() {

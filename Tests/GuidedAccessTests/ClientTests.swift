@@ -87,6 +87,27 @@ struct ClientTests {
         }
     }
 
+    @Test("a registration over the per-connection cap fails whole, and the app can switch on .quotaExceeded",
+          .enabled(if: Requirements.canRunDaemon, "needs dbus-daemon and a built guided-accessd"))
+    func tooManyRestrictionsIsQuotaExceeded() async throws {
+        let fixture = try await ServiceFixture.start(polkit: false)
+        defer { fixture.stop() }
+        let client = GuidedAccessClient(address: fixture.address)
+        let identifiers = (0..<257).map { "org.example.many.r\($0)" }
+        do {
+            try await client.setRestrictionDelegate(RecordingDelegate(identifiers))
+            Issue.record("257 restrictions were registered on one connection")
+        } catch let error as GuidedAccessError {
+            #expect(error.serviceError == .quotaExceeded, "\(error.serviceErrorName ?? ""): \(error.message)")
+            #expect(error.serviceErrorName == "org.guidedaccess.Error.QuotaExceeded")
+            #expect(error.code == .failed)
+            #expect(error.message.contains("256"))
+        }
+        let admin = try fixture.admin()
+        defer { admin.close() }
+        #expect(try await admin.restrictions().isEmpty, "Register is all or nothing")
+    }
+
     @Test("delegate registration, didChange after SetState from another connection, state query, feature streams",
           .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
     func restrictionsAndFeatures() async throws {

@@ -1,14 +1,8 @@
 import DBusKit
+import GuidedAccessContract
 
-/// Names from the D-Bus contract (DESIGN.md, version 1), written once.
-enum ServiceContract {
-    static let busName: BusName = "org.guidedaccess.GuidedAccess1"
-    static let path: ObjectPath = "/org/guidedaccess/GuidedAccess1"
-    static let session: InterfaceName = "org.guidedaccess.GuidedAccess1"
-    static let features: InterfaceName = "org.guidedaccess.Features1"
-    static let restrictions: InterfaceName = "org.guidedaccess.Restrictions1"
-    /// Every service error name starts with this.
-    static let errorPrefix = "org.guidedaccess.Error."
+/// How long the client library waits for the service.
+enum ServiceCalls {
     /// Calls that may wait for a person to authenticate get this long.
     static let interactiveTimeout: Duration = .seconds(300)
     /// Everything else.
@@ -19,9 +13,9 @@ extension Connection {
     /// Calls a member of the Guided Access service object.
     func callService(_ interface: InterfaceName, _ member: MemberName, _ arguments: [DBusValue] = [],
                      interactive: Bool = false) async throws -> [DBusValue] {
-        try await call(ServiceContract.busName, ServiceContract.path, interface, member, arguments,
+        try await call(BusName.guidedAccess, ObjectPath.guidedAccess, interface, member, arguments,
                        allowInteractiveAuthorization: interactive,
-                       timeout: interactive ? ServiceContract.interactiveTimeout : ServiceContract.timeout)
+                       timeout: interactive ? ServiceCalls.interactiveTimeout : ServiceCalls.timeout)
     }
 
     /// `org.freedesktop.DBus.Properties.Get` on the service object.

@@ -1,12 +1,10 @@
-/// Whether a restriction lets the person do the thing (`allow`) or not (`deny`).
-public enum RestrictionState: String, Codable, Sendable, CaseIterable {
-    /// The default: the app behaves normally.
-    case allow
-    /// The app must not offer the restricted thing while a session is active.
-    case deny
+// Parsing the contract's names from the wire into their types, with errors
+// that say what would have been valid; and the one value type the wire
+// carries that needs checking on the way in.
 
+extension RestrictionState {
     /// Parses a wire value; throws `invalidArgument` naming the bad value.
-    public init(parsing raw: String) throws(GuidedAccessError) {
+    public init(parsing raw: String) throws(DomainError) {
         guard let state = RestrictionState(rawValue: raw) else {
             throw .invalidArgument("\"\(raw.prefix(64))\" is not a restriction state; use allow or deny")
         }
@@ -14,19 +12,9 @@ public enum RestrictionState: String, Codable, Sendable, CaseIterable {
     }
 }
 
-/// Where a session is in its life.
-public enum SessionState: String, Codable, Sendable, CaseIterable {
-    /// No session: the machine is unlocked.
-    case inactive
-    /// Locked to one app.
-    case active
-    /// The time limit ran out; still locked until someone ends the session.
-    case expired
-}
-
 extension SystemRestriction {
     /// Parses a wire name; throws `invalidArgument` listing the valid names.
-    public init(parsing raw: String) throws(GuidedAccessError) {
+    public init(parsing raw: String) throws(DomainError) {
         guard let restriction = SystemRestriction(rawValue: raw) else {
             let known = SystemRestriction.allCases.map(\.rawValue).joined(separator: ", ")
             throw .invalidArgument("\"\(raw.prefix(64))\" is not a system restriction; use one of \(known)")
@@ -53,7 +41,7 @@ public struct Region: Codable, Sendable, Hashable {
 
     /// Throws `invalidArgument` for an empty or negative size, which could
     /// never match any input and most likely means swapped arguments.
-    public init(x: Int32, y: Int32, width: Int32, height: Int32) throws(GuidedAccessError) {
+    public init(x: Int32, y: Int32, width: Int32, height: Int32) throws(DomainError) {
         guard width > 0, height > 0 else {
             throw .invalidArgument(
                 "region (\(x), \(y), \(width), \(height)) has no area; width and height must be greater than 0")
@@ -74,21 +62,4 @@ public struct Region: Codable, Sendable, Hashable {
             width: container.decode(Int32.self, forKey: .width),
             height: container.decode(Int32.self, forKey: .height))
     }
-}
-
-/// The polkit actions that guard admin requests; raw values are the action ids
-/// in `polkit/org.guidedaccess.policy`.
-public enum AdminAction: String, Codable, Sendable, CaseIterable {
-    /// Start a session (`Start`).
-    case startSession = "org.guidedaccess.start-session"
-    /// End a session or loosen a running one (`End`, `ExtendTimeLimit`).
-    case endSession = "org.guidedaccess.end-session"
-    /// Let a non-allow-listed app lock itself (`RequestSession`).
-    case requestSession = "org.guidedaccess.request-session"
-    /// Set the session passcode (`SetPasscode`).
-    case setPasscode = "org.guidedaccess.set-passcode"
-    /// Switch accessibility features (`SetFeature`).
-    case configureFeatures = "org.guidedaccess.configure-features"
-    /// Set custom restriction states (`SetState`, `Reset`).
-    case configureRestrictions = "org.guidedaccess.configure-restrictions"
 }

@@ -1,10 +1,10 @@
-/// Every way a Guided Access request can fail, as a value.
+/// Every way a Guided Access request can fail in the domain, as a value.
 ///
-/// Each case maps one to one to a D-Bus error name (`org.guidedaccess.Error.<name>`)
-/// so the service never has to fall back to a generic `Failed` where a precise
-/// name exists. The associated text is the complete human message: it says what
-/// was wrong and what to do about it.
-public enum GuidedAccessError: Error, Equatable, Sendable, CustomStringConvertible {
+/// Each case maps one to one to a row of the contract's error table
+/// (``ServiceErrorName``), so the service never has to fall back to a generic
+/// `Failed` where a precise name exists. The associated text is the complete
+/// human message: it says what was wrong and what to do about it.
+public enum DomainError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The caller lacks the authority, or the change is forbidden by managed config.
     case permissionDenied(String)
     /// Something outside the caller's control went wrong (I/O, the desktop).
@@ -24,19 +24,18 @@ public enum GuidedAccessError: Error, Equatable, Sendable, CustomStringConvertib
     /// A feature name that the service does not know.
     case unknownFeature(String)
 
-    /// The short error name exactly as the D-Bus contract lists it; the
-    /// service prefixes `org.guidedaccess.Error.`.
-    public var name: String {
+    /// This error's row in the contract's error table.
+    public var errorName: ServiceErrorName {
         switch self {
-        case .permissionDenied: "PermissionDenied"
-        case .failed: "Failed"
-        case .invalidArgument: "InvalidArgument"
-        case .notActive: "NotActive"
-        case .alreadyActive: "AlreadyActive"
-        case .notOwner: "NotOwner"
-        case .quotaExceeded: "QuotaExceeded"
-        case .rateLimited: "RateLimited"
-        case .unknownFeature: "UnknownFeature"
+        case .permissionDenied: .permissionDenied
+        case .failed: .failed
+        case .invalidArgument: .invalidArgument
+        case .notActive: .notActive
+        case .alreadyActive: .alreadyActive
+        case .notOwner: .notOwner
+        case .quotaExceeded: .quotaExceeded
+        case .rateLimited: .rateLimited
+        case .unknownFeature: .unknownFeature
         }
     }
 
@@ -50,17 +49,17 @@ public enum GuidedAccessError: Error, Equatable, Sendable, CustomStringConvertib
         }
     }
 
-    /// `Name: message`, for logs.
-    public var description: String { "\(name): \(message)" }
+    /// `ShortName: message`, for logs.
+    public var description: String { "\(errorName.shortName): \(message)" }
 }
 
-extension GuidedAccessError {
+extension DomainError {
     /// Passcode back-off: wrong guesses wait this long before the next is checked.
-    public static func passcodeBackOff(seconds: UInt64) -> GuidedAccessError {
+    public static func passcodeBackOff(seconds: UInt64) -> DomainError {
         .rateLimited("too many wrong passcodes; try again in \(seconds) second\(seconds == 1 ? "" : "s")")
     }
 
     /// The standard refusal for requests that need a running session.
-    static let noSession = GuidedAccessError.notActive(
+    static let noSession = DomainError.notActive(
         "no Guided Access session is active; start one with Start first")
 }

@@ -1,0 +1,62 @@
+// The states, session properties and polkit action ids of the contract.
+
+/// Whether a restriction lets the person do the thing (`allow`) or not (`deny`).
+public enum RestrictionState: String, Codable, Sendable, CaseIterable {
+    /// The default: the app behaves normally.
+    case allow
+    /// The app must not offer the restricted thing while a session is active.
+    case deny
+}
+
+/// Where a session is in its life.
+public enum SessionState: String, Codable, Sendable, CaseIterable {
+    /// No session: the machine is unlocked.
+    case inactive
+    /// Locked to one app.
+    case active
+    /// The time limit ran out; still locked until someone ends the session.
+    case expired
+}
+
+/// The polkit actions that guard admin requests; raw values are the action ids
+/// in `polkit/org.guidedaccess.policy`.
+public enum AdminAction: String, Codable, Sendable, CaseIterable {
+    /// Start a session (`Start`).
+    case startSession = "org.guidedaccess.start-session"
+    /// End a session or loosen a running one (`End`, `ExtendTimeLimit`).
+    case endSession = "org.guidedaccess.end-session"
+    /// Let a non-allow-listed app lock itself (`RequestSession`).
+    case requestSession = "org.guidedaccess.request-session"
+    /// Set the session passcode (`SetPasscode`).
+    case setPasscode = "org.guidedaccess.set-passcode"
+    /// Switch accessibility features (`SetFeature`).
+    case configureFeatures = "org.guidedaccess.configure-features"
+    /// Set custom restriction states (`SetState`, `Reset`).
+    case configureRestrictions = "org.guidedaccess.configure-restrictions"
+}
+
+/// The session fields visible as properties on the bus, named as the service
+/// exports them; ``GuidedAccessModel`` reports which ones a call changed.
+public enum SessionProperty: String, Sendable, CaseIterable {
+    /// `Enabled` (b).
+    case enabled = "Enabled"
+    /// `State` (s).
+    case state = "State"
+    /// `App` (s).
+    case app = "App"
+    /// `StartedAt` (t).
+    case startedAt = "StartedAt"
+    /// `TimeLimit` (t).
+    case timeLimit = "TimeLimit"
+    /// `SystemRestrictions` (a{ss}).
+    case systemRestrictions = "SystemRestrictions"
+    /// `DisabledRegions` (a(iiii)).
+    case disabledRegions = "DisabledRegions"
+    /// `PasscodeSet` (b).
+    case passcodeSet = "PasscodeSet"
+    /// `AllowedApplications` (as).
+    case allowedApplications = "AllowedApplications"
+
+    /// The D-Bus property name.
+    public var propertyName: String { rawValue }
+}
