@@ -7,9 +7,10 @@ import Foundation
 /// returns, and reports what observably changed; when anything fails,
 /// nothing changed. Time is always passed in.
 ///
-/// Not thread-safe: confine it to one thread or actor (the service's event
-/// loop). It is marked `@unchecked Sendable` only so that confinement can be
-/// expressed by the caller without wrapper types.
+/// Not thread-safe: the service holds it behind one lock (`LockedModel`),
+/// which every handler and property getter takes; polkit is asked outside
+/// that lock. It is marked `@unchecked Sendable` so the lock's owner can
+/// share it without another wrapper.
 public final class GuidedAccessModel: @unchecked Sendable {
     /// Where the state lives.
     public let store: StateStore

@@ -39,7 +39,7 @@ struct IntrospectionTests {
         let printed = try await ProcessRunner.run([Paths.daemon, "--print-introspection"], timeout: .seconds(20))
         #expect(printed.status == 0, "\(printed.stderr)")
         for (name, element) in contract {
-            #expect(printed.stdout.contains(element), "--print-introspection differs from dbus/\(name).xml")
+            #expect(printed.stdout.contains(element), "--print-introspection differs from dbus/\(name).xml; run scripts/generate-interfaces")
         }
         #expect(Set(Self.interfaceElements(printed.stdout).keys) == Set(contract.keys))
 

@@ -79,14 +79,7 @@ struct PolkitTests {
     func callerLeavesWhilePending() async throws {
         let sendAndLeave = """
             bus = connect()
-            method = sys.argv[2] if len(sys.argv) > 2 else "Start"
-            msg = dbus.lowlevel.MethodCallMessage(NAME, PATH, SESSION, method)
-            if method == "Start":
-                msg.append("org.example.Kiosk", dbus.Dictionary({}, signature="sv"), signature="sa{sv}")
-            else:
-                msg.append(True, dbus.Dictionary({}, signature="sv"), signature="ba{sv}")
-            bus.send_message(msg)
-            bus.flush()
+            send_without_waiting(bus, sys.argv[2] if len(sys.argv) > 2 else "Start")
             time.sleep(float(sys.argv[1]))
             done(left=True)
             os._exit(0)
@@ -151,15 +144,8 @@ struct PolkitTests {
                 polkit.pause()
                 let client = Task {
                     try await h.python("""
-                        method = sys.argv[1]
                         bus = connect()
-                        msg = dbus.lowlevel.MethodCallMessage(NAME, PATH, SESSION, method)
-                        if method == "Start":
-                            msg.append("org.example.Kiosk", dbus.Dictionary({}, signature="sv"), signature="sa{sv}")
-                        else:
-                            msg.append(True, dbus.Dictionary({}, signature="sv"), signature="ba{sv}")
-                        bus.send_message(msg)
-                        bus.flush()
+                        send_without_waiting(bus, sys.argv[1])
                         time.sleep(1.0)
                         bus.close()
                         open(sys.argv[2], "w").close()

@@ -592,6 +592,16 @@ enum Python {
         def iface(bus, name, path=PATH):
             return dbus.Interface(bus.get_object(NAME, path, introspect=False), name)
 
+        def send_without_waiting(bus, method):
+            """Sends Start or RequestSession with empty options; no reply awaited."""
+            msg = dbus.lowlevel.MethodCallMessage(NAME, PATH, SESSION, method)
+            if method == "Start":
+                msg.append("org.example.Kiosk", dbus.Dictionary({}, signature="sv"), signature="sa{sv}")
+            else:
+                msg.append(True, dbus.Dictionary({}, signature="sv"), signature="ba{sv}")
+            bus.send_message(msg)
+            bus.flush()
+
         def attempt(fn, *args, **kwargs):
             """["ok", value] or ["error", error name]."""
             try:
