@@ -30,7 +30,7 @@ let package = Package(
         // Swift API over libdbus. Knows nothing of Guided Access.
         .target(name: "DBusKit", dependencies: ["CDBus"]),
         // Private buses (session and system with polkitd) for tests and demos.
-        .target(name: "DBusTesting"),
+        .target(name: "DBusTesting", dependencies: ["DBusKit"]),
         // Every name of the contract (bus name, paths, interfaces, errors, polkit
         // actions, features, restrictions, states), spelled once, as plain strings.
         .target(name: "GuidedAccessVocabulary"),

@@ -96,7 +96,7 @@ public struct Property: Sendable {
 }
 
 /// A signal and its arguments.
-public struct SignalDeclaration: Sendable {
+public struct Signal: Sendable {
     public let name: MemberName
     public let arguments: [Argument]
     public var signature: Signature { Signature(unchecked: arguments.map(\.signature.rawValue).joined()) }
@@ -106,7 +106,7 @@ public struct SignalDeclaration: Sendable {
 public enum Member: Sendable {
     case method(Method)
     case property(Property)
-    case signal(SignalDeclaration)
+    case signal(Signal)
 }
 
 /// An interface declared once: dispatch, introspection and change signals
@@ -115,7 +115,7 @@ public struct Interface: Sendable {
     public let name: InterfaceName
     public let methods: [MemberName: Method]
     public let properties: [MemberName: Property]
-    public let signals: [MemberName: SignalDeclaration]
+    public let signals: [MemberName: Signal]
     /// Members in declaration order, for stable introspection output.
     let order: [Member]
     /// Readable properties by name, for GetAll and GetManagedObjects, which
@@ -125,7 +125,7 @@ public struct Interface: Sendable {
     public init(_ name: InterfaceName, _ members: [Member]) {
         self.name = name
         order = members
-        var methods: [MemberName: Method] = [:], properties: [MemberName: Property] = [:], signals: [MemberName: SignalDeclaration] = [:]
+        var methods: [MemberName: Method] = [:], properties: [MemberName: Property] = [:], signals: [MemberName: Signal] = [:]
         for member in members {
             switch member {
             case .method(let m): methods[m.name] = m
@@ -166,9 +166,7 @@ extension Member {
                 var reader = ArgumentReader(call.message.arguments)
                 let input = (repeat try reader.next((each In).self))
                 let output = try await body(call, repeat each input)
-                var values: [DBusValue] = []
-                for value in repeat each output { values.append(value.dbusValue) }
-                return values
+                return wireValues(repeat each output)
             }))
     }
 
@@ -193,6 +191,6 @@ extension Member {
 
     /// Declares a signal; arguments are (name, Swift type) pairs.
     public static func signal(_ name: MemberName, _ arguments: [(String, any DBusType.Type)] = []) -> Member {
-        .signal(SignalDeclaration(name: name, arguments: arguments.map { Argument(name: $0.0, signature: $0.1.dbusSignature) }))
+        .signal(Signal(name: name, arguments: arguments.map { Argument(name: $0.0, signature: $0.1.dbusSignature) }))
     }
 }

@@ -22,6 +22,8 @@ enum ClientEvent: Sendable {
 /// Owns the connection, the cache and the task that keeps the cache fresh.
 final class ClientEngine: Sendable {
     let connection: Connection?
+    /// The service object on `connection`, called through the contract.
+    var service: Proxy? { connection.map(Proxy.guidedAccess) }
     private let ownsConnection: Bool
     let snapshot = Mutex(ServiceSnapshot())
     let statusChanges = Broadcaster<Bool>()
@@ -174,16 +176,12 @@ struct ClientSynchronizer {
     private mutating func resynchronize() async -> (any Error)? {
         var failure: (any Error)? = nil
         do { try await registerDelegate() } catch { failure = error }
-        guard let connection = engine.connection, owner != nil else { return failure }
-        if case .bool(let enabled)? = try? await connection.serviceProperty(ServiceInterface.session.name, "Enabled") {
+        guard let service = engine.service, owner != nil else { return failure }
+        if let enabled = try? await service.get(Contract.Session.enabled) {
             engine.setEnabled(enabled)
         }
-        if let features = try? await connection.serviceProperties(ServiceInterface.features.name) {
-            for (name, value) in features {
-                if let feature = AccessibilityFeature(rawValue: name), let enabled = value.get(Bool.self) {
-                    engine.setFeature(feature, enabled)
-                }
-            }
+        if let features = try? await service.getAll(ServiceInterface.features.name) {
+            applyFeatures(features)
         }
         let known = engine.snapshot.withLock { Array($0.restrictions.keys) }
         await readStates(Array(Set(known).union(registered)).sorted())
@@ -192,32 +190,28 @@ struct ClientSynchronizer {
 
     /// Brings the registration in line with the current delegate.
     private mutating func registerDelegate() async throws {
-        guard let connection = engine.connection, owner != nil else { return }
+        guard let service = engine.service, owner != nil else { return }
         let delegate = engine.snapshot.withLock(\.delegate)
         let identifiers = delegate?.guidedAccessRestrictionIdentifiers ?? []
         if !registered.isEmpty {
-            _ = try? await connection.callService(ServiceInterface.restrictions.name, "Unregister", [registered.dbusValue])
+            try? await service.call(Contract.Restrictions.unregister, registered)
             registered = []
         }
         guard let delegate, !identifiers.isEmpty else { return }
         let entries = identifiers.map { identifier in
-            DBusValue.structure([
-                .string(identifier),
-                .string(delegate.textForGuidedAccessRestriction(withIdentifier: identifier)),
-                .string(delegate.detailTextForGuidedAccessRestriction(withIdentifier: identifier) ?? ""),
-            ])
+            RestrictionEntry(identifier: identifier, text: delegate.textForGuidedAccessRestriction(withIdentifier: identifier),
+                             detail: delegate.detailTextForGuidedAccessRestriction(withIdentifier: identifier) ?? "")
         }
-        _ = try await connection.callService(ServiceInterface.restrictions.name, "Register", [.array(element: "(sss)", entries)])
+        _ = try await service.call(Contract.Restrictions.register, entries)
         registered = identifiers
         await readStates(identifiers)
     }
 
     private func readStates(_ identifiers: [String]) async {
-        guard let connection = engine.connection else { return }
+        guard let service = engine.service else { return }
         for identifier in identifiers {
-            guard case .string(let raw)? = try? await connection.callService(
-                ServiceInterface.restrictions.name, "GetState", [.string(identifier)]).first,
-                let state = GuidedAccessRestrictionState(rawValue: raw) else { continue }
+            guard let raw = try? await service.call(Contract.Restrictions.getState, identifier),
+                  let state = GuidedAccessRestrictionState(rawValue: raw) else { continue }
             restrictionChanged(identifier, state)
         }
     }
@@ -233,36 +227,30 @@ struct ClientSynchronizer {
     }
 
     private func apply(_ message: Message) {
-        guard let interface = message.interface, let member = message.member?.rawValue else { return }
-        let arguments = message.arguments
-        switch (interface, member) {
-        case (ServiceInterface.session.name, "StatusChanged"):
-            if case .bool(let enabled)? = arguments.first { engine.setEnabled(enabled) }
-        case (ServiceInterface.restrictions.name, "RestrictionChanged"):
-            guard arguments.count == 2, case .string(let identifier) = arguments[0], case .string(let raw) = arguments[1],
-                  let state = GuidedAccessRestrictionState(rawValue: raw) else { return }
+        if let enabled = Contract.Session.statusChanged.arguments(of: message) {
+            engine.setEnabled(enabled)
+        } else if let (identifier, raw) = Contract.Restrictions.restrictionChanged.arguments(of: message) {
+            guard let state = GuidedAccessRestrictionState(rawValue: raw) else { return }
             restrictionChanged(identifier, state)
-        case (.properties, "PropertiesChanged"):
-            applyPropertiesChanged(arguments)
-        default:
-            break
+        } else if let (interface, changed, _) = StandardSignals.propertiesChanged.arguments(of: message) {
+            applyPropertiesChanged(interface, changed)
         }
     }
 
-    private func applyPropertiesChanged(_ arguments: [DBusValue]) {
-        guard arguments.count >= 2, case .string(let name) = arguments[0],
-              let changed = try? [String: Variant](dbusValue: arguments[1]) else { return }
-        if name == ServiceInterface.session.name.rawValue, let enabled = changed["Enabled"]?.get(Bool.self) {
+    private func applyPropertiesChanged(_ interface: String, _ changed: [String: Variant]) {
+        if interface == ServiceInterface.session.name.rawValue, let enabled = Contract.Session.enabled.value(in: changed) {
             engine.setEnabled(enabled)
         }
-        if name == ServiceInterface.features.name.rawValue {
-            for (property, value) in changed {
-                if let feature = AccessibilityFeature(rawValue: property), let enabled = value.get(Bool.self) {
-                    engine.setFeature(feature, enabled)
-                }
-            }
+        if interface == ServiceInterface.features.name.rawValue {
+            applyFeatures(changed)
         }
         // Properties here all emit their values; invalidations would need a
         // re-read, which the next resynchronization does.
+    }
+
+    private func applyFeatures(_ values: [String: Variant]) {
+        for feature in AccessibilityFeature.allCases {
+            if let enabled = Contract.Features.enabled(feature).value(in: values) { engine.setFeature(feature, enabled) }
+        }
     }
 }

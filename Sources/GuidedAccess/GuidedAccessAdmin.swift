@@ -49,10 +49,13 @@ public final class GuidedAccessAdmin: Sendable {
         if !wasClosed { connection.close() }
     }
 
-    private func call(_ interface: InterfaceName, _ member: MemberName, _ arguments: [DBusValue] = [],
-                      interactive: Bool = false) async throws -> [DBusValue] {
+    /// The service object, through the contract's declarations.
+    private var service: Proxy { .guidedAccess(connection) }
+
+    /// Runs one request; every failure becomes a ``GuidedAccessAdminError``.
+    private func request<T>(_ body: (Proxy) async throws -> T) async throws -> T {
         do {
-            return try await connection.callService(interface, member, arguments, interactive: interactive)
+            return try await body(service)
         } catch {
             throw GuidedAccessAdminError(error)
         }
@@ -62,16 +65,14 @@ public final class GuidedAccessAdmin: Sendable {
 
     /// Everything `org.guidedaccess.GuidedAccess1` reports about the session.
     public func status() async throws -> GuidedAccessStatus {
-        do {
-            return GuidedAccessStatus(try await connection.serviceProperties(ServiceInterface.session.name))
-        } catch {
-            throw GuidedAccessAdminError(error)
-        }
+        GuidedAccessStatus(try await request { try await $0.getAll(ServiceInterface.session.name) })
     }
 
     /// Locks the desktop to `app` (`Start`).
     public func start(app: String, options: GuidedAccessSessionOptions = .init(), interactive: Bool = false) async throws {
-        _ = try await call(ServiceInterface.session.name, "Start", [.string(app), .options(options.wireValue)], interactive: interactive)
+        try await request {
+            try await $0.call(Contract.Session.start, app, options.wireValue, interactively: interactive)
+        }
     }
 
     /// Ends the session (`End`) with the passcode, or with polkit's
@@ -80,71 +81,64 @@ public final class GuidedAccessAdmin: Sendable {
         var options: [String: Variant] = [:]
         if let passcode { options["passcode"] = Variant(passcode) }
         if interactive { options["interactive"] = Variant(true) }
-        _ = try await call(ServiceInterface.session.name, "End", [.options(options)], interactive: interactive)
+        try await request { try await $0.call(Contract.Session.end, options, interactively: interactive) }
     }
 
     /// Sets the session passcode (`SetPasscode`).
     public func setPasscode(_ passcode: String, interactive: Bool = false) async throws {
-        _ = try await call(ServiceInterface.session.name, "SetPasscode", [.string(passcode)], interactive: interactive)
+        try await request { try await $0.call(Contract.Session.setPasscode, passcode, interactively: interactive) }
     }
 
     /// Gives the running session more time (`ExtendTimeLimit`).
     public func extendTimeLimit(bySeconds seconds: UInt64, interactive: Bool = false) async throws {
-        _ = try await call(ServiceInterface.session.name, "ExtendTimeLimit", [.uint64(seconds)], interactive: interactive)
+        try await request { try await $0.call(Contract.Session.extendTimeLimit, seconds, interactively: interactive) }
     }
 
     // MARK: Restrictions
 
     /// Every known custom restriction (`List`).
     public func restrictions() async throws -> [GuidedAccessRestrictionInfo] {
-        let reply = try await call(ServiceInterface.restrictions.name, "List")
-        guard case .array(_, let rows)? = reply.first else {
-            throw GuidedAccessAdminError(reason: .failed, name: "", message: "List returned no restrictions array")
-        }
-        return rows.compactMap(GuidedAccessRestrictionInfo.init)
+        try await request { try await $0.call(Contract.Restrictions.list) }.map(GuidedAccessRestrictionInfo.init)
     }
 
     /// The state of one restriction (`GetState`).
     public func restrictionState(_ identifier: String) async throws -> GuidedAccessRestrictionState {
-        let reply = try await call(ServiceInterface.restrictions.name, "GetState", [.string(identifier)])
-        guard case .string(let raw)? = reply.first, let state = GuidedAccessRestrictionState(rawValue: raw) else {
-            throw GuidedAccessAdminError(reason: .failed, name: "", message: "GetState returned no state")
+        let raw = try await request { try await $0.call(Contract.Restrictions.getState, identifier) }
+        guard let state = GuidedAccessRestrictionState(rawValue: raw) else {
+            throw GuidedAccessAdminError(reason: .failed, name: "", message: "GetState returned an unknown state '\(raw)'")
         }
         return state
     }
 
     /// Denies or allows a restriction (`SetState`).
     public func setRestriction(_ identifier: String, to state: GuidedAccessRestrictionState, interactive: Bool = false) async throws {
-        _ = try await call(ServiceInterface.restrictions.name, "SetState", [.string(identifier), .string(state.rawValue)],
-                           interactive: interactive)
+        try await request {
+            try await $0.call(Contract.Restrictions.setState, identifier, state.rawValue, interactively: interactive)
+        }
     }
 
     /// Sets restrictions back to `allow`; all of them when `identifiers` is empty (`Reset`).
     public func resetRestrictions(_ identifiers: [String] = [], interactive: Bool = false) async throws {
-        _ = try await call(ServiceInterface.restrictions.name, "Reset", [identifiers.dbusValue], interactive: interactive)
+        try await request { try await $0.call(Contract.Restrictions.reset, identifiers, interactively: interactive) }
     }
 
     // MARK: Features
 
     /// Every feature's value and where it is stored.
     public func features() async throws -> [GuidedAccessFeatureInfo] {
-        let properties: [String: Variant]
-        do {
-            properties = try await connection.serviceProperties(ServiceInterface.features.name)
-        } catch {
-            throw GuidedAccessAdminError(error)
-        }
-        let sources = properties["Sources"]?.get([String: String].self) ?? [:]
+        let properties = try await request { try await $0.getAll(ServiceInterface.features.name) }
+        let sources = Contract.Features.sources.value(in: properties) ?? [:]
         return AccessibilityFeature.allCases.compactMap { feature in
-            guard let enabled = properties[feature.rawValue]?.get(Bool.self) else { return nil }
+            guard let enabled = Contract.Features.enabled(feature).value(in: properties) else { return nil }
             return GuidedAccessFeatureInfo(feature: feature, isEnabled: enabled, source: sources[feature.rawValue] ?? "")
         }
     }
 
     /// Switches a feature (`SetFeature`).
     public func setFeature(_ feature: AccessibilityFeature, enabled: Bool, interactive: Bool = false) async throws {
-        _ = try await call(ServiceInterface.features.name, "SetFeature", [.string(feature.rawValue), .bool(enabled)],
-                           interactive: interactive)
+        try await request {
+            try await $0.call(Contract.Features.setFeature, feature.rawValue, enabled, interactively: interactive)
+        }
     }
 
     // MARK: Signals
@@ -278,9 +272,7 @@ public struct GuidedAccessSessionOptions: Sendable, Hashable {
         var options: [String: Variant] = [:]
         if let timeLimit { options["time-limit"] = Variant(timeLimit) }
         if !systemRestrictions.isEmpty { options["system-restrictions"] = Variant(systemRestrictions.mapValues(\.rawValue)) }
-        if !disabledRegions.isEmpty {
-            options["disabled-regions"] = Variant(DBusValue.array(element: "(iiii)", disabledRegions.map(\.wireValue)))
-        }
+        if !disabledRegions.isEmpty { options["disabled-regions"] = Variant(disabledRegions.map(\.wireValue)) }
         if !restrictions.isEmpty { options["restrictions"] = Variant(restrictions.mapValues(\.rawValue)) }
         return options
     }
@@ -296,13 +288,8 @@ public struct GuidedAccessRegion: Sendable, Hashable {
     public init(x: Int32, y: Int32, width: Int32, height: Int32) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
-    var wireValue: DBusValue { .structure([.int32(x), .int32(y), .int32(width), .int32(height)]) }
-    init?(_ value: DBusValue) {
-        guard case .structure(let fields) = value, fields.count == 4,
-              case .int32(let x) = fields[0], case .int32(let y) = fields[1],
-              case .int32(let width) = fields[2], case .int32(let height) = fields[3] else { return nil }
-        self.init(x: x, y: y, width: width, height: height)
-    }
+    var wireValue: WireRegion { WireRegion(x: x, y: y, width: width, height: height) }
+    init(_ wire: WireRegion) { self.init(x: wire.x, y: wire.y, width: wire.width, height: wire.height) }
 }
 
 /// A snapshot of `org.guidedaccess.GuidedAccess1`'s properties.
@@ -334,22 +321,19 @@ public struct GuidedAccessStatus: Sendable, Hashable {
     public var allowedApplications: [String]
 
     init(_ properties: [String: Variant]) {
-        version = properties["Version"]?.get(UInt32.self) ?? 0
-        isEnabled = properties["Enabled"]?.get(Bool.self) ?? false
-        state = properties["State"]?.get(String.self) ?? ""
-        app = properties["App"]?.get(String.self) ?? ""
-        startedAt = properties["StartedAt"]?.get(UInt64.self) ?? 0
-        timeLimit = properties["TimeLimit"]?.get(UInt64.self) ?? 0
-        timeRemaining = properties["TimeRemaining"]?.get(UInt64.self) ?? 0
-        systemRestrictions = properties["SystemRestrictions"]?.get([String: String].self) ?? [:]
-        systemRestrictionSources = properties["SystemRestrictionSources"]?.get([String: String].self) ?? [:]
-        if case .array(_, let items)? = properties["DisabledRegions"]?.value {
-            disabledRegions = items.compactMap(GuidedAccessRegion.init)
-        } else {
-            disabledRegions = []
-        }
-        isPasscodeSet = properties["PasscodeSet"]?.get(Bool.self) ?? false
-        allowedApplications = properties["AllowedApplications"]?.get([String].self) ?? []
+        let session = Contract.Session.self
+        version = session.version.value(in: properties) ?? 0
+        isEnabled = session.enabled.value(in: properties) ?? false
+        state = session.state.value(in: properties) ?? ""
+        app = session.app.value(in: properties) ?? ""
+        startedAt = session.startedAt.value(in: properties) ?? 0
+        timeLimit = session.timeLimit.value(in: properties) ?? 0
+        timeRemaining = session.timeRemaining.value(in: properties) ?? 0
+        systemRestrictions = session.systemRestrictions.value(in: properties) ?? [:]
+        systemRestrictionSources = session.systemRestrictionSources.value(in: properties) ?? [:]
+        disabledRegions = (session.disabledRegions.value(in: properties) ?? []).map(GuidedAccessRegion.init)
+        isPasscodeSet = session.passcodeSet.value(in: properties) ?? false
+        allowedApplications = session.allowedApplications.value(in: properties) ?? []
     }
 }
 
@@ -364,17 +348,13 @@ public struct GuidedAccessRestrictionInfo: Sendable, Hashable {
     /// Its registering connection is still alive.
     public var isRegistered: Bool
 
-    init?(_ value: DBusValue) {
-        guard case .structure(let fields) = value, fields.count == 6,
-              case .string(let identifier) = fields[0], case .string(let text) = fields[1],
-              case .string(let detail) = fields[2], case .string(let state) = fields[3],
-              case .string(let app) = fields[4], case .bool(let registered) = fields[5] else { return nil }
-        self.identifier = identifier
-        self.text = text
-        self.detailText = detail
-        self.state = state
-        self.app = app
-        self.isRegistered = registered
+    init(_ row: RestrictionRow) {
+        identifier = row.identifier
+        text = row.text
+        detailText = row.detail
+        state = row.state
+        app = row.app
+        isRegistered = row.registered
     }
 }
 

@@ -109,9 +109,7 @@ public final class GuidedAccessClient: Sendable {
     public func requestGuidedAccessSession(enabled: Bool) async -> Bool {
         guard let connection = engine.connection else { return false }
         do {
-            let reply = try await connection.callService(
-                ServiceInterface.session.name, "RequestSession", [.bool(enabled), .options([:])])
-            guard case .bool(let granted)? = reply.first else { return false }
+            let granted = try await Proxy.guidedAccess(connection).call(Contract.Session.requestSession, enabled, [:])
             if granted { await refresh() }
             return granted
         } catch {
@@ -131,8 +129,7 @@ public final class GuidedAccessClient: Sendable {
             throw GuidedAccessError(.failed, "not connected to the session bus; Guided Access is unavailable")
         }
         do {
-            _ = try await connection.callService(ServiceInterface.features.name, "ConfigureForGuidedAccess",
-                                                 [names.dbusValue, .bool(enabled)])
+            try await Proxy.guidedAccess(connection).call(Contract.Features.configureForGuidedAccess, names, enabled)
         } catch {
             throw GuidedAccessError(error)
         }

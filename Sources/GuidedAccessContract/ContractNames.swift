@@ -37,7 +37,7 @@ extension ServiceErrorName {
     }
 }
 
-private func checked<Name>(_ raw: String, _ make: (String) throws -> Name) -> Name {
+func checked<Name>(_ raw: String, _ make: (String) throws -> Name) -> Name {
     do {
         return try make(raw)
     } catch {

@@ -6,21 +6,21 @@ import GuidedAccessCore
 extension GuidedAccessService {
     var featuresDeclaration: Interface {
         let properties: [Member] = Feature.allCases.map { feature in
-            .property(MemberName(unchecked: feature.propertyName), Bool.self) { self.read { $0.featureValue(feature) } }
+            .property(Contract.Features.enabled(feature)) { self.read { $0.featureValue(feature) } }
         }
         return Interface(ServiceInterface.features.name, properties + [
-            .property("Sources", [String: String].self) {
+            .property(Contract.Features.sources) {
                 self.read { model in
                     Dictionary(uniqueKeysWithValues: model.featureSourceDescriptions.map { ($0.key.propertyName, $0.value) })
                 }
             },
-            .method("SetFeature", in: ["feature", "enabled"]) { (call, name: String, enabled: Bool) in
+            .method(Contract.Features.setFeature) { call, name, enabled in
                 try await self.authorized(call, audit: "set-feature", target: "\(name)=\(enabled)", required: { _ in
                     _ = try Feature(parsing: name)
                     return [.configureFeatures]
                 }, change: { model in (try model.setFeature(named: name, enabled: enabled), ()) })
             },
-            .method("ConfigureForGuidedAccess", in: ["features", "enabled"]) { (call, names: [String], enabled: Bool) in
+            .method(Contract.Features.configureForGuidedAccess) { call, names, enabled in
                 try await self.configureForGuidedAccess(call, names, enabled)
             },
         ])
@@ -42,12 +42,5 @@ extension GuidedAccessService {
         } catch let error as DBusError where error.name.rawValue == "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired" {
             throw DomainError.permissionDenied("only the app locked by Guided Access or an administrator may configure features")
         }
-    }
-}
-
-extension MemberName {
-    /// Feature names are fixed identifiers, valid member names by construction.
-    init(unchecked name: String) {
-        do { try self.init(validating: name) } catch { preconditionFailure("\(error)") }
     }
 }

@@ -127,10 +127,9 @@ public final class GuidedAccessService: Sendable {
         do {
             switch change {
             case .statusChanged(let enabled):
-                try bus.emit(ObjectPath.guidedAccess, ServiceInterface.session.name, "StatusChanged", [.bool(enabled)])
+                try bus.emit(ObjectPath.guidedAccess, Contract.Session.statusChanged, enabled)
             case .sessionPropertiesChanged(let properties):
-                let names = properties.compactMap { try? MemberName(validating: $0.propertyName) }
-                bus.propertiesChanged(ObjectPath.guidedAccess, ServiceInterface.session.name, names)
+                bus.propertiesChanged(ObjectPath.guidedAccess, ServiceInterface.session.name, properties.map(Contract.Session.name(of:)))
             case .restrictionAdded(let identifier):
                 exportRestriction(identifier, on: bus)
             case .restrictionRemoved(let identifier):
@@ -138,14 +137,14 @@ public final class GuidedAccessService: Sendable {
             case .restrictionRecordChanged(let identifier):
                 restrictionPropertiesChanged(identifier, on: bus)
             case .restrictionChanged(let identifier, let state):
-                try bus.emit(ObjectPath.guidedAccess, ServiceInterface.restrictions.name, "RestrictionChanged", [.string(identifier), .string(state.rawValue)])
+                try bus.emit(ObjectPath.guidedAccess, Contract.Restrictions.restrictionChanged, identifier, state.rawValue)
                 restrictionPropertiesChanged(identifier, on: bus)
             case .featureChanged(let feature, _):
-                bus.propertiesChanged(ObjectPath.guidedAccess, ServiceInterface.features.name, [try MemberName(validating: feature.propertyName)])
+                bus.propertiesChanged(ObjectPath.guidedAccess, ServiceInterface.features.name, [Contract.Features.enabled(feature).name])
             case .timeLimitWarning(let secondsLeft):
-                try bus.emit(ObjectPath.guidedAccess, ServiceInterface.session.name, "TimeLimitWarning", [.uint64(secondsLeft)])
+                try bus.emit(ObjectPath.guidedAccess, Contract.Session.timeLimitWarning, secondsLeft)
             case .timeExpired:
-                try bus.emit(ObjectPath.guidedAccess, ServiceInterface.session.name, "TimeExpired")
+                try bus.emit(ObjectPath.guidedAccess, Contract.Session.timeExpired)
             }
         } catch {
             log("could not announce \(change): \(error)")
@@ -154,7 +153,10 @@ public final class GuidedAccessService: Sendable {
 
     private func restrictionPropertiesChanged(_ identifier: String, on bus: Connection) {
         guard let path = ObjectPath.restriction(identifier) else { return }
-        bus.propertiesChanged(path, ServiceInterface.restriction.name, ["Text", "DetailText", "State", "App", "Registered"])
+        let restriction = Contract.Restriction.self
+        bus.propertiesChanged(path, ServiceInterface.restriction.name,
+                              [restriction.text.name, restriction.detailText.name, restriction.state.name, restriction.app.name,
+                               restriction.registered.name])
     }
 
     private func exportRestriction(_ identifier: String, on bus: Connection) {

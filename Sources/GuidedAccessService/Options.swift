@@ -1,4 +1,5 @@
 import DBusKit
+import GuidedAccessContract
 import GuidedAccessCore
 
 /// Reads an `a{sv}` options argument strictly: unknown keys and wrong types
@@ -25,12 +26,15 @@ struct Options {
     }
 }
 
-/// A screen region travels as `(iiii)`.
-extension Region: DBusStruct {
-    public static let fieldTypes: [any DBusType.Type] = [Int32.self, Int32.self, Int32.self, Int32.self]
-    public init(fields: DBusStructFields) throws {
-        var fields = fields
-        try self.init(x: try fields.next(), y: try fields.next(), width: try fields.next(), height: try fields.next())
+extension Region {
+    /// Checks a region from the wire; one without area is an `InvalidArgument`.
+    init(_ wire: WireRegion) throws(DomainError) {
+        try self.init(x: wire.x, y: wire.y, width: wire.width, height: wire.height)
     }
-    public var fields: [DBusValue] { [.int32(x), .int32(y), .int32(width), .int32(height)] }
+}
+
+extension WireRegion {
+    init(_ region: Region) {
+        self.init(x: region.x, y: region.y, width: region.width, height: region.height)
+    }
 }

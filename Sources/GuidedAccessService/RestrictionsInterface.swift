@@ -6,32 +6,32 @@ import GuidedAccessCore
 extension GuidedAccessService {
     var restrictionsDeclaration: Interface {
         Interface(ServiceInterface.restrictions.name, [
-            .method("Register", in: ["restrictions"], out: ["objects"]) { (call, entries: [RestrictionEntry]) -> [ObjectPath] in
+            .method(Contract.Restrictions.register) { call, entries in
                 try await self.register(call, entries)
             },
-            .method("Unregister", in: ["identifiers"]) { (call, identifiers: [String]) in
+            .method(Contract.Restrictions.unregister) { call, identifiers in
                 _ = try await self.identify(call)
                 let changes = try self.model.with { try $0.unregister(owner: call.sender.rawValue, identifiers: identifiers) }
                 call.afterReply { self.publish(changes) }
             },
-            .method("GetState", in: ["identifier"], out: ["state"]) { (call, identifier: String) -> String in
+            .method(Contract.Restrictions.getState) { call, identifier in
                 _ = try await self.identify(call)
                 _ = try RestrictionIdentifier(identifier)
                 return self.read { $0.restrictionState(of: identifier).rawValue }
             },
-            .method("IsAllowed", in: ["identifier"], out: ["allowed"]) { (call, identifier: String) -> Bool in
+            .method(Contract.Restrictions.isAllowed) { call, identifier in
                 _ = try await self.identify(call)
                 _ = try RestrictionIdentifier(identifier)
                 return self.read { $0.isRestrictionAllowed(identifier) }
             },
-            .method("SetState", in: ["identifier", "state"]) { (call, identifier: String, state: String) in
+            .method(Contract.Restrictions.setState) { call, identifier, state in
                 try await self.authorized(call, audit: "set-restriction", target: "\(identifier)=\(state)", required: { model in
                     _ = try RestrictionIdentifier(identifier)
                     let parsed = try RestrictionState(parsing: state)
                     return [.configureRestrictions] + [model.sessionAuthority(for: .setRestriction(identifier: identifier, parsed))].compactMap { $0 }
                 }, change: { model in (try model.setRestrictionState(state, for: identifier), ()) })
             },
-            .method("Reset", in: ["identifiers"]) { (call, identifiers: [String]) in
+            .method(Contract.Restrictions.reset) { call, identifiers in
                 try await self.authorized(call, audit: "reset-restrictions", target: identifiers.joined(separator: ","), required: { model in
                     for identifier in identifiers { _ = try RestrictionIdentifier(identifier) }
                     let targets = identifiers.isEmpty ? model.restrictions().map(\.identifier) : identifiers
@@ -39,11 +39,11 @@ extension GuidedAccessService {
                     return [.configureRestrictions] + Array(Set(loosening)).sorted { $0.rawValue < $1.rawValue }
                 }, change: { model in (try model.resetRestrictions(identifiers), ()) })
             },
-            .method("List", out: ["restrictions"]) { call -> [RestrictionRow] in
+            .method(Contract.Restrictions.list) { call in
                 _ = try await self.identify(call)
                 return self.read { $0.restrictions().map(RestrictionRow.init) }
             },
-            .signal("RestrictionChanged", [("identifier", String.self), ("state", String.self)]),
+            .signal(Contract.Restrictions.restrictionChanged),
         ])
     }
 
@@ -65,12 +65,12 @@ extension GuidedAccessService {
     /// one lookup in the model, as whole-tree reads ask every object.
     func restrictionObjectDeclaration(_ identifier: String) -> Interface {
         Interface(ServiceInterface.restriction.name, [
-            .property("Identifier", String.self, changes: .const) { identifier },
-            .property("Text", String.self) { self.record(identifier, \.text, absent: "") },
-            .property("DetailText", String.self) { self.record(identifier, \.detail, absent: "") },
-            .property("State", String.self) { self.read { $0.restrictionState(of: identifier).rawValue } },
-            .property("App", String.self) { self.record(identifier, \.app, absent: "") },
-            .property("Registered", Bool.self) { self.record(identifier, \.registered, absent: false) },
+            .property(Contract.Restriction.identifier) { identifier },
+            .property(Contract.Restriction.text) { self.record(identifier, \.text, absent: "") },
+            .property(Contract.Restriction.detailText) { self.record(identifier, \.detail, absent: "") },
+            .property(Contract.Restriction.state) { self.read { $0.restrictionState(of: identifier).rawValue } },
+            .property(Contract.Restriction.app) { self.record(identifier, \.app, absent: "") },
+            .property(Contract.Restriction.registered) { self.record(identifier, \.registered, absent: false) },
         ])
     }
 
@@ -79,29 +79,9 @@ extension GuidedAccessService {
     }
 }
 
-/// One `Register` entry: `(identifier, text, detail text)`.
-struct RestrictionEntry: DBusStruct {
-    let identifier: String, text: String, detail: String
-    static let fieldTypes: [any DBusType.Type] = [String.self, String.self, String.self]
-    init(fields: DBusStructFields) throws {
-        var fields = fields
-        identifier = try fields.next()
-        text = try fields.next()
-        detail = try fields.next()
-    }
-    var fields: [DBusValue] { [.string(identifier), .string(text), .string(detail)] }
-}
-
-/// One `List` row: `(identifier, text, detail, state, app, registered)`.
-struct RestrictionRow: DBusStruct {
-    let listing: RestrictionListing
-    static let fieldTypes: [any DBusType.Type] = [String.self, String.self, String.self, String.self, String.self, Bool.self]
-    init(_ listing: RestrictionListing) { self.listing = listing }
-    init(fields: DBusStructFields) throws {
-        throw DBusError.invalidArgs("List rows are only sent, never received")
-    }
-    var fields: [DBusValue] {
-        [.string(listing.identifier), .string(listing.text), .string(listing.detail), .string(listing.state.rawValue),
-         .string(listing.app), .bool(listing.registered)]
+extension RestrictionRow {
+    init(_ listing: RestrictionListing) {
+        self.init(identifier: listing.identifier, text: listing.text, detail: listing.detail, state: listing.state.rawValue,
+                  app: listing.app, registered: listing.registered)
     }
 }

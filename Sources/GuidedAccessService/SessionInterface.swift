@@ -7,38 +7,33 @@ import GuidedAccessCore
 extension GuidedAccessService {
     var sessionDeclaration: Interface {
         Interface(ServiceInterface.session.name, [
-            .property("Version", UInt32.self, changes: .const) { 1 },
-            .property("Enabled", Bool.self) { self.read { $0.enabled } },
-            .property("State", String.self) { self.read { $0.sessionState.rawValue } },
-            .property("App", String.self) { self.read { $0.app } },
-            .property("StartedAt", UInt64.self) { self.read { $0.startedAtMicroseconds } },
-            .property("TimeLimit", UInt64.self) { self.read { $0.timeLimit } },
-            .property("TimeRemaining", UInt64.self, changes: .none) { self.read { $0.timeRemaining(now: Date()) } },
-            .property("SystemRestrictions", [String: String].self) {
-                self.read { $0.systemRestrictions.mapValues(\.rawValue) }
-            },
-            .property("SystemRestrictionSources", [String: String].self, changes: .const) {
-                self.read { $0.systemRestrictionSources }
-            },
-            .property("DisabledRegions", [Region].self) { self.read { $0.disabledRegions } },
-            .property("PasscodeSet", Bool.self) { self.read { $0.passcodeIsSet } },
-            .property("AllowedApplications", [String].self) { self.read { $0.allowedApplications } },
-            .method("Start", in: ["app", "options"]) { (call, app: String, options: [String: Variant]) in
+            .property(Contract.Session.version) { 1 },
+            .property(Contract.Session.enabled) { self.read { $0.enabled } },
+            .property(Contract.Session.state) { self.read { $0.sessionState.rawValue } },
+            .property(Contract.Session.app) { self.read { $0.app } },
+            .property(Contract.Session.startedAt) { self.read { $0.startedAtMicroseconds } },
+            .property(Contract.Session.timeLimit) { self.read { $0.timeLimit } },
+            .property(Contract.Session.timeRemaining) { self.read { $0.timeRemaining(now: Date()) } },
+            .property(Contract.Session.systemRestrictions) { self.read { $0.systemRestrictions.mapValues(\.rawValue) } },
+            .property(Contract.Session.systemRestrictionSources) { self.read { $0.systemRestrictionSources } },
+            .property(Contract.Session.disabledRegions) { self.read { $0.disabledRegions.map(WireRegion.init) } },
+            .property(Contract.Session.passcodeSet) { self.read { $0.passcodeIsSet } },
+            .property(Contract.Session.allowedApplications) { self.read { $0.allowedApplications } },
+            .method(Contract.Session.start) { call, app, options in
                 try await self.start(call, app: app, options: options)
             },
-            .method("End", in: ["options"]) { (call, options: [String: Variant]) in
+            .method(Contract.Session.end) { call, options in
                 try await self.end(call, options: options)
             },
-            .method("RequestSession", in: ["enable", "options"], out: ["granted"]) {
-                (call, enable: Bool, options: [String: Variant]) -> Bool in
+            .method(Contract.Session.requestSession) { call, enable, options in
                 try await self.requestSession(call, enable: enable, options: options)
             },
-            .method("SetPasscode", in: ["passcode"]) { (call, passcode: String) in
+            .method(Contract.Session.setPasscode) { call, passcode in
                 try await self.authorized(call, audit: "set-passcode", target: "",
                                           required: { _ in try PasscodeVault.validate(passcode); return [.setPasscode] },
                                           change: { model in (try model.setPasscode(passcode), ()) })
             },
-            .method("ExtendTimeLimit", in: ["seconds"]) { (call, seconds: UInt64) in
+            .method(Contract.Session.extendTimeLimit) { call, seconds in
                 try await self.authorized(call, audit: "extend-time-limit", target: "\(seconds)",
                                           required: { model in
                                               guard model.enabled else { throw DomainError.notActive("no Guided Access session is active; there is no time limit to extend") }
@@ -46,24 +41,19 @@ extension GuidedAccessService {
                                           },
                                           change: { model in (try model.extendTimeLimit(seconds: seconds, now: Date()), ()) })
             },
-            .signal("StatusChanged", [("enabled", Bool.self)]),
-            .signal("TimeLimitWarning", [("seconds_left", UInt64.self)]),
-            .signal("TimeExpired"),
+            .signal(Contract.Session.statusChanged),
+            .signal(Contract.Session.timeLimitWarning),
+            .signal(Contract.Session.timeExpired),
         ])
     }
 
     private func start(_ call: MethodCall, app: String, options raw: [String: Variant]) async throws {
         let options = try Options(raw, allowed: [
             "time-limit": UInt64.dbusSignature, "system-restrictions": [String: String].dbusSignature,
-            "disabled-regions": [Region].dbusSignature, "restrictions": [String: String].dbusSignature,
+            "disabled-regions": [WireRegion].dbusSignature, "restrictions": [String: String].dbusSignature,
         ])
         // Regions are validated by their initializer; a bad one is a named error.
-        let regions: [Region]
-        do { regions = try raw["disabled-regions"].map { try [Region](dbusValue: $0.value) } ?? [] } catch let error as DomainError {
-            throw error
-        } catch {
-            throw DomainError.invalidArgument("disabled-regions: \(error)")
-        }
+        let regions = try (options.get("disabled-regions", [WireRegion].self) ?? []).map(Region.init)
         let timeLimit = options.get("time-limit", UInt64.self) ?? 0
         let systemRestrictions = options.get("system-restrictions", [String: String].self) ?? [:]
         let restrictions = options.get("restrictions", [String: String].self) ?? [:]

@@ -193,7 +193,7 @@ struct ClientTests {
         defer { admin.close() }
         try await admin.start(app: "/usr/bin/other-app")
         fixture.stopDaemon()
-        try await fixture.startDaemon(withPolkit: false)
+        try await fixture.startDaemonWithoutPolkit()
         let client = GuidedAccessClient(address: fixture.address)
         await client.refresh()
         #expect(client.isGuidedAccessEnabled, "the session must survive a restart")
@@ -220,7 +220,7 @@ struct ClientTests {
             #expect(await next(delegate.changes)?.state == .deny)
         }
 
-        fixture.killDaemon()
+        try await fixture.killDaemon()
         #expect(await eventually { !client.isServiceRunning })
         // Absent service: reads still answer, nothing throws, the last state stays.
         #expect(client.guidedAccessRestrictionState(forIdentifier: Self.purchase) == .deny)
@@ -242,11 +242,9 @@ struct ClientTests {
         #expect(await next(delegate.changes) == GuidedAccessRestrictionChange(identifier: Self.export, state: .deny))
 
         // A change made while the client could not hear it arrives on reconnect.
-        fixture.killDaemon()
+        try await fixture.killDaemon()
         #expect(await eventually { !client.isServiceRunning })
-        let elsewhere = try PrivateBus.startSession()
-        defer { elsewhere.stop() }
-        try await Self.allow(Self.purchase, stateDirectory: fixture, on: elsewhere)
+        try await Self.allow(Self.purchase, through: fixture)
         try await fixture.startDaemon()
         #expect(await next(delegate.changes) == GuidedAccessRestrictionChange(identifier: Self.purchase, state: .allow))
         #expect(client.guidedAccessRestrictionState(forIdentifier: Self.purchase) == .allow)
@@ -254,20 +252,11 @@ struct ClientTests {
 
     /// Runs a second daemon on the same state directory on another bus, allows
     /// `identifier` there, and stops it again.
-    static func allow(_ identifier: String, stateDirectory fixture: ServiceFixture, on bus: PrivateBus) async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binaries.daemon)
-        process.arguments = ["--address", bus.address, "--state-dir", fixture.stateDirectory.path,
-                             "--managed-config", fixture.managedConfig.path,
-                             "--polkit-address", fixture.polkit!.systemBusAddress]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { process.terminate(); process.waitUntilExit() }
-        let connection = try Connection(.address(bus.address))
-        defer { connection.close() }
-        #expect(await eventually { (try? await connection.owner(of: "org.guidedaccess.GuidedAccess1")) != nil })
-        let admin = GuidedAccessAdmin(connection: connection)
+    static func allow(_ identifier: String, through fixture: ServiceFixture) async throws {
+        let second = try await fixture.startSecondDaemon()
+        defer { second.stop() }
+        let admin = try GuidedAccessAdmin(bus: .address(second.address))
+        defer { admin.close() }
         try await admin.setRestriction(identifier, to: .allow)
     }
 }

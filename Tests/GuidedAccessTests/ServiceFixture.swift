@@ -43,39 +43,52 @@ enum Requirements {
     static var canRunDaemonWithPolkit: Bool { canRunDaemon && PolkitTestAuthority.isAvailable }
 }
 
-/// A private session bus, a state directory, a managed config, optionally a
-/// test polkit, and `guided-accessd` on that bus (restartable, killable).
+/// `guided-accessd` for client and CLI tests: DBusTesting's `DaemonFixture`
+/// (private buses, polkit, the supervised daemon, readiness = the name is
+/// owned) with a state directory and managed.json. Desktop settings stay in
+/// the daemon's memory: these tests are about the client.
 final class ServiceFixture: Sendable {
-    let bus: PrivateBus
-    let polkit: PolkitTestAuthority?
-    let directory: URL
-    let managedConfig: URL
-    private let daemon = Mutex<Process?>(nil)
+    let fixture: DaemonFixture
 
-    var address: String { bus.address }
-    var stateDirectory: URL { directory.appendingPathComponent("state") }
+    var address: String { fixture.address }
+    var polkit: PolkitTestAuthority? { fixture.polkit }
+    var stateDirectory: URL { fixture.directory.appendingPathComponent("state") }
+    var managedConfig: URL { fixture.directory.appendingPathComponent("managed.json") }
 
-    private init(bus: PrivateBus, polkit: PolkitTestAuthority?, directory: URL) {
-        self.bus = bus
-        self.polkit = polkit
-        self.directory = directory
-        self.managedConfig = directory.appendingPathComponent("managed.json")
-    }
+    private init(_ fixture: DaemonFixture) { self.fixture = fixture }
 
     /// Starts everything; `allowedApplications` goes into managed.json.
     /// Without `polkit`, the daemon's polkit address leads nowhere, so every
     /// admin action is denied.
-    static func start(polkit usePolkit: Bool, allowedApplications: [String] = [],
-                      startDaemon: Bool = true) async throws -> ServiceFixture {
-        let polkit = usePolkit ? try await PolkitTestAuthority.start(policyFiles: [Binaries.policyFile]) : nil
-        let bus: PrivateBus
-        do { bus = try PrivateBus.startSession() } catch { polkit?.stop(); throw error }
+    static func start(polkit usePolkit: Bool, allowedApplications: [String] = []) async throws -> ServiceFixture {
+        var configuration = try configuration { ServiceFixture($0).daemonArguments(on: $0.address, polkitAddress: $0.polkitAddress) }
+        configuration.polkit = usePolkit ? .real(policyFiles: [Binaries.policyFile]) : .absent
+        return ServiceFixture(try await DaemonFixture.start(configuration) { fixture in
+            try ServiceFixture(fixture).writeManagedConfig(allowedApplications: allowedApplications)
+        })
+    }
+
+    /// A second daemon on a bus of its own that shares this one's state
+    /// directory, managed.json and polkit; the caller stops it.
+    func startSecondDaemon() async throws -> DaemonFixture {
+        try await DaemonFixture.start(try Self.configuration { [self] in
+            daemonArguments(on: $0.address, polkitAddress: fixture.polkitAddress)
+        })
+    }
+
+    private static func configuration(_ arguments: @escaping @Sendable (DaemonFixture) -> [String]) throws
+        -> DaemonFixture.Configuration {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ga-client-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let fixture = ServiceFixture(bus: bus, polkit: polkit, directory: directory)
-        try fixture.writeManagedConfig(allowedApplications: allowedApplications)
-        if startDaemon { try await fixture.startDaemon() }
-        return fixture
+        var configuration = DaemonFixture.Configuration(busName: "org.guidedaccess.GuidedAccess1", directory: directory,
+                                                        arguments: arguments)
+        configuration.environment = ["GSETTINGS_BACKEND": "memory"]
+        return configuration
+    }
+
+    private func daemonArguments(on address: String, polkitAddress: String) -> [String] {
+        [Binaries.daemon, "--address", address, "--state-dir", stateDirectory.path, "--managed-config", managedConfig.path,
+         "--polkit-address", polkitAddress, "--polkit-timeout", "3"]
     }
 
     func writeManagedConfig(allowedApplications: [String]) throws {
@@ -84,81 +97,35 @@ final class ServiceFixture: Sendable {
     }
 
     /// Starts the daemon and waits until it owns its name.
-    func startDaemon(withPolkit: Bool? = nil) async throws {
-        let polkitAddress = (withPolkit ?? (polkit != nil)) ? (polkit?.systemBusAddress ?? "unix:path=/nonexistent/polkit")
-            : "unix:path=/nonexistent/polkit"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binaries.daemon)
-        process.arguments = ["--address", bus.address, "--state-dir", stateDirectory.path,
-                             "--managed-config", managedConfig.path, "--polkit-address", polkitAddress,
-                             "--polkit-timeout", "3"]
-        // Desktop settings stay in the daemon's memory: these tests are about
-        // the client, and must never reach the user's real dconf.
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
-        environment["GSETTINGS_BACKEND"] = "memory"
-        process.environment = environment
-        let logPath = directory.appendingPathComponent("daemon.log").path
-        if !FileManager.default.fileExists(atPath: logPath) { _ = FileManager.default.createFile(atPath: logPath, contents: nil) }
-        guard let log = FileHandle(forWritingAtPath: logPath) else { throw FixtureError("cannot open \(logPath)") }
-        log.seekToEndOfFile()
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
-        daemon.withLock { $0 = process }
-        let watcher = try Connection(.address(bus.address))
-        defer { watcher.close() }
-        for _ in 0..<200 {
-            if try await watcher.owner(of: "org.guidedaccess.GuidedAccess1") != nil { return }
-            if !process.isRunning { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw FixtureError("guided-accessd did not take its name; log:\n\(daemonLog())")
+    func startDaemon() async throws { try await fixture.startDaemon() }
+
+    /// Starts the daemon with a polkit address that leads nowhere: every
+    /// admin action is denied, even for root.
+    func startDaemonWithoutPolkit() async throws {
+        try await fixture.startDaemon(daemonArguments(on: address, polkitAddress: "unix:path=/nonexistent/polkit"))
     }
 
     /// SIGKILL, as a crash would.
-    func killDaemon() {
-        guard let process = daemon.withLock({ $0 }) else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
+    func killDaemon() async throws { try await fixture.killDaemon() }
 
     /// SIGTERM, as a clean stop.
-    func stopDaemon() {
-        guard let process = daemon.withLock({ $0 }), process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
-    }
+    func stopDaemon() { fixture.stopDaemon() }
 
-    func daemonLog() -> String {
-        (try? String(contentsOf: directory.appendingPathComponent("daemon.log"), encoding: .utf8)) ?? ""
-    }
+    func daemonLog() -> String { fixture.log() }
 
     /// An administrative connection (this process is root or the daemon's user).
-    func admin() throws -> GuidedAccessAdmin { try GuidedAccessAdmin(bus: .address(bus.address)) }
+    func admin() throws -> GuidedAccessAdmin { try GuidedAccessAdmin(bus: .address(address)) }
 
     /// Runs the CLI against this bus.
     func cli(_ arguments: [String], stdin: String? = nil, asNobody: Bool = false) async throws
         -> (status: Int32, stdout: String, stderr: String) {
-        let argv = [Binaries.cli] + arguments + ["--address", bus.address]
+        let argv = [Binaries.cli] + arguments + ["--address", address]
         return try await ProcessRunner.run(asNobody ? ProcessRunner.asUnprivileged(argv) : argv, stdin: stdin,
                                            timeout: .seconds(30))
     }
 
-    func stop() {
-        stopDaemon()
-        bus.stop()
-        polkit?.stop()
-        try? FileManager.default.removeItem(at: directory)
-    }
+    func stop() { fixture.stop() }
 }
-
-struct FixtureError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-
 
 /// A delegate that records what it is told.
 final class RecordingDelegate: GuidedAccessRestrictionDelegate {

@@ -7,7 +7,10 @@ import Testing
 import Glibc
 #endif
 
-/// One daemon under test with everything around it.
+/// `guided-accessd` under test: DBusTesting's `DaemonFixture` (private buses,
+/// polkit, the supervised daemon, readiness = the name is owned) with what
+/// this daemon reads: a state directory, managed.json and the desktop's
+/// settings.
 final class Harness: Sendable {
     enum Polkit: Sendable {
         /// `--polkit-address` names a socket that does not exist.
@@ -36,83 +39,78 @@ final class Harness: Sendable {
     }
 
     let options: Options
-    let bus: PrivateBus
-    let directory: URL
-    let stateDirectory: URL
-    let managedConfig: URL
-    let logFile: URL
-    let polkitAddress: String
+    let fixture: DaemonFixture
     let desktop: DesktopEnvironment
-    private let polkitAuthority: Mutex<PolkitTestAuthority?>
-    private let fakeSystemBus: PrivateBus?
-    private let daemon = Mutex<DaemonProcess?>(nil)
     /// Client connections handed out by `connect()`, closed by `stop()`.
     let connections = Mutex<[Connection]>([])
 
-    var address: String { bus.address }
-    var polkit: PolkitTestAuthority? { polkitAuthority.withLock { $0 } }
+    var bus: PrivateBus { fixture.bus }
+    var address: String { fixture.address }
+    var directory: URL { fixture.directory }
+    var polkit: PolkitTestAuthority? { fixture.polkit }
+    var daemonPID: pid_t? { fixture.daemonPID }
+    var stateDirectory: URL { directory.appendingPathComponent("state") }
+    var managedConfig: URL { directory.appendingPathComponent("managed.json") }
 
-    private init(options: Options, bus: PrivateBus, directory: URL, desktop: DesktopEnvironment,
-                 polkit: PolkitTestAuthority?, fakeSystemBus: PrivateBus?, polkitAddress: String) {
+    private init(options: Options, fixture: DaemonFixture, desktop: DesktopEnvironment) {
         self.options = options
+        self.fixture = fixture
         self.desktop = desktop
-        self.bus = bus
-        self.directory = directory
-        stateDirectory = directory.appendingPathComponent("state")
-        managedConfig = directory.appendingPathComponent("managed.json")
-        logFile = directory.appendingPathComponent("daemon.log")
-        polkitAuthority = Mutex(polkit)
-        self.fakeSystemBus = fakeSystemBus
-        self.polkitAddress = polkitAddress
     }
 
     /// Starts the buses, writes managed.json, and (unless told not to) the daemon.
     static func start(_ options: Options) async throws -> Harness {
-        var polkit: PolkitTestAuthority?
-        var fakeSystemBus: PrivateBus?
-        var sessionBus: PrivateBus?
         let directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("ga-svc-test-\(UUID().uuidString.prefix(13))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        let desktop: DesktopEnvironment
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o755])
-            let polkitAddress: String
-            switch options.polkit {
-            case .absent:
-                polkitAddress = "unix:path=\(directory.path)/no-polkit-here"
-            case .busWithoutPolkit:
-                let bus = try PrivateBus.startSystem()
-                fakeSystemBus = bus
-                polkitAddress = bus.address
-            case .real(let rules):
-                let authority = try await PolkitTestAuthority.start(policyFiles: [Paths.policyFile], rules: rules)
-                polkit = authority
-                polkitAddress = authority.systemBusAddress
-            }
-            let desktop = try DesktopEnvironment(in: directory, backend: options.asNobody ? .memory : options.settings,
-                                                 dataDirectories: options.schemaDataDirectories)
-            let bus = try PrivateBus.startSession(serviceDirectories: [desktop.serviceDirectory.path],
-                                                  environment: desktop.variables)
-            sessionBus = bus
-            let harness = Harness(options: options, bus: bus, directory: directory, desktop: desktop, polkit: polkit,
-                                  fakeSystemBus: fakeSystemBus, polkitAddress: polkitAddress)
-            try FileManager.default.createDirectory(at: harness.stateDirectory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-            if options.asNobody {
-                guard chown(harness.stateDirectory.path, ProcessRunner.unprivilegedID, ProcessRunner.unprivilegedID) == 0 else {
-                    throw HarnessError("cannot chown \(harness.stateDirectory.path) to nobody")
-                }
-            }
-            try harness.writeManagedConfig(allowedApplications: options.allowedApplications,
-                                           lockedFeatures: options.lockedFeatures, limits: options.limits)
-            if options.startDaemon { try await harness.startDaemon() }
-            return harness
+            desktop = try DesktopEnvironment(in: directory, backend: options.asNobody ? .memory : options.settings,
+                                             dataDirectories: options.schemaDataDirectories)
         } catch {
-            polkit?.stop()
-            fakeSystemBus?.stop()
-            sessionBus?.stop()
             try? FileManager.default.removeItem(at: directory)
             throw error
         }
+        var configuration = DaemonFixture.Configuration(busName: GA.busName, directory: directory) { fixture in
+            daemonArguments(fixture, options)
+        }
+        configuration.polkit = switch options.polkit {
+        case .absent: .absent
+        case .busWithoutPolkit: .busWithoutPolkit
+        case .real(let rules): .real(policyFiles: [Paths.policyFile], rules: rules)
+        }
+        // GLib reaches the desktop's settings (dconf) over the session bus: the private one.
+        configuration.serviceDirectories = [desktop.serviceDirectory.path]
+        configuration.busEnvironment = desktop.variables
+        configuration.environment = desktop.variables
+        configuration.startsDaemon = options.startDaemon
+        let fixture = try await DaemonFixture.start(configuration) { fixture in
+            try prepare(fixture.directory.appendingPathComponent("state"), asNobody: options.asNobody)
+            let harness = Harness(options: options, fixture: fixture, desktop: desktop)
+            try harness.writeManagedConfig(allowedApplications: options.allowedApplications,
+                                           lockedFeatures: options.lockedFeatures, limits: options.limits)
+        }
+        return Harness(options: options, fixture: fixture, desktop: desktop)
+    }
+
+    private static func prepare(_ stateDirectory: URL, asNobody: Bool) throws {
+        try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        if asNobody {
+            guard chown(stateDirectory.path, ProcessRunner.unprivilegedID, ProcessRunner.unprivilegedID) == 0 else {
+                throw HarnessError("cannot chown \(stateDirectory.path) to nobody")
+            }
+        }
+    }
+
+    /// The daemon's command line.
+    private static func daemonArguments(_ fixture: DaemonFixture, _ options: Options) -> [String] {
+        let argv = [Paths.daemon, "--address", fixture.address,
+                    "--state-dir", fixture.directory.appendingPathComponent("state").path,
+                    "--managed-config", fixture.directory.appendingPathComponent("managed.json").path,
+                    "--polkit-address", fixture.polkitAddress,
+                    "--polkit-timeout", "\(options.polkitTimeout)", "--passcode-iterations", "1000"]
+        return options.asNobody ? ProcessRunner.asUnprivileged(argv) : argv
     }
 
     func writeManagedConfig(allowedApplications: [String], lockedFeatures: [String: Bool] = [:],
@@ -123,119 +121,18 @@ final class Harness: Sendable {
         chmod(managedConfig.path, 0o644)
     }
 
-    /// The daemon's command line.
-    var daemonArguments: [String] {
-        let argv = [Paths.daemon, "--address", bus.address, "--state-dir", stateDirectory.path,
-                    "--managed-config", managedConfig.path, "--polkit-address", polkitAddress,
-                    "--polkit-timeout", "\(options.polkitTimeout)", "--passcode-iterations", "1000"]
-        return options.asNobody ? ProcessRunner.asUnprivileged(argv) : argv
-    }
-
-    /// Starts the daemon and waits until it owns its name and said it is ready.
-    func startDaemon() async throws {
-        let pidFile = directory.appendingPathComponent("daemon.pid")
-        try? FileManager.default.removeItem(at: pidFile)
-        let script = #"""
-            "$@" </dev/null >>"$GA_TEST_LOG" 2>&1 &
-            child=$!
-            echo "$child" >"$GA_TEST_PIDFILE.tmp" && mv "$GA_TEST_PIDFILE.tmp" "$GA_TEST_PIDFILE"
-            while read -r _; do :; done
-            kill -KILL "$child" 2>/dev/null
-            exit 0
-            """#
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, "guided-accessd-test-supervisor"] + daemonArguments
-        var environment = ProcessInfo.processInfo.environment
-        for key in ["DBUS_SESSION_BUS_ADDRESS", "DBUS_SYSTEM_BUS_ADDRESS", "DBUS_STARTER_ADDRESS", "DBUS_STARTER_BUS_TYPE",
-                    "GUIDED_ACCESS_MANAGED_CONFIG"] {
-            environment.removeValue(forKey: key)
-        }
-        // GLib reaches the desktop's settings (dconf) over the session bus: the private one.
-        for (key, value) in desktopVariables { environment[key] = value }
-        environment["GA_TEST_LOG"] = logFile.path
-        environment["GA_TEST_PIDFILE"] = pidFile.path
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardInput = pipe
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let logOffset = (try? FileManager.default.attributesOfItem(atPath: logFile.path)[.size] as? Int) ?? 0
-        try process.run()
-        try? pipe.fileHandleForReading.close()
-
-        var pid: pid_t = 0
-        for _ in 0..<500 {
-            if let text = try? String(contentsOf: pidFile, encoding: .utf8),
-               let value = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                pid = value
-                break
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        guard pid > 0 else {
-            try? pipe.fileHandleForWriting.close()
-            process.terminate()
-            process.waitUntilExit()
-            throw HarnessError("the daemon supervisor did not report a pid")
-        }
-        let running = DaemonProcess(supervisor: process, keepAlive: pipe.fileHandleForWriting, pid: pid)
-        daemon.withLock { $0 = running }
-
-        let watcher = try Connection(.address(bus.address))
-        defer { watcher.close() }
-        let deadline = ContinuousClock.now + .seconds(15)
-        while ContinuousClock.now < deadline {
-            if try await watcher.owner(of: BusName(validating: GA.busName)) != nil,
-               newLog(since: logOffset).contains("ready on") {
-                return
-            }
-            if !running.isAlive { break }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        throw HarnessError("guided-accessd did not become ready (alive: \(running.isAlive)); log:\n\(log())")
-    }
-
-    private func newLog(since offset: Int) -> String {
-        guard let data = try? Data(contentsOf: logFile), data.count >= offset else { return "" }
-        return String(decoding: data[offset...], as: UTF8.self)
-    }
-
-    /// The daemon's pid (the process that owns the name).
-    var daemonPID: pid_t? { daemon.withLock { $0?.pid } }
-
-    /// SIGKILL, as a crash would; waits until the bus dropped its name.
-    func killDaemon() async throws {
-        guard let running = daemon.withLock({ current -> DaemonProcess? in defer { current = nil }; return current }) else { return }
-        running.stop(signal: SIGKILL)
-        try await waitUntilNameIsFree()
-    }
-
+    /// Starts the daemon and returns when it owns its name.
+    func startDaemon() async throws { try await fixture.startDaemon() }
+    /// SIGKILL, as a crash would; returns when the bus has dropped the name.
+    func killDaemon() async throws { try await fixture.killDaemon() }
     /// SIGTERM, as a clean stop.
-    func stopDaemon() {
-        guard let running = daemon.withLock({ current -> DaemonProcess? in defer { current = nil }; return current }) else { return }
-        running.stop(signal: SIGTERM)
-    }
-
-    func waitUntilNameIsFree() async throws {
-        let watcher = try Connection(.address(bus.address))
-        defer { watcher.close() }
-        for _ in 0..<400 {
-            if try await watcher.owner(of: BusName(validating: GA.busName)) == nil { return }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        throw HarnessError("\(GA.busName) still has an owner after the daemon died")
-    }
-
+    func stopDaemon() { fixture.stopDaemon() }
+    func waitUntilNameIsFree() async throws { try await fixture.waitUntilNameIsFree() }
     /// Stops polkitd early (releasing the cross-test polkit lock) when a test
     /// no longer needs it, e.g. before waiting for a time limit.
-    func stopPolkit() {
-        let authority = polkitAuthority.withLock { current -> PolkitTestAuthority? in defer { current = nil }; return current }
-        authority?.stop()
-    }
-
+    func stopPolkit() { fixture.stopPolkit() }
     /// Everything the daemon wrote on stderr.
-    func log() -> String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+    func log() -> String { fixture.log() }
 
     /// The audit log's records.
     func auditRecords() -> [[String: Any]] {
@@ -250,10 +147,6 @@ final class Harness: Sendable {
         for connection in connections.withLock({ current -> [Connection] in defer { current = [] }; return current }) {
             connection.close()
         }
-        stopDaemon()
-        stopPolkit()
-        fakeSystemBus?.stop()
-        bus.stop()
-        try? FileManager.default.removeItem(at: directory)
+        fixture.stop()
     }
 }

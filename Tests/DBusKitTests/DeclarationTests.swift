@@ -1,0 +1,84 @@
+import DBusKit
+import Synchronization
+import Testing
+
+/// One declaration, two sides: a service implements it and a `Proxy` calls
+/// it, through a real dbus-daemon, with an independent peer reading the result.
+@Suite struct DeclarationTests {
+    enum Counter {
+        static let interface: InterfaceName = "org.example.Counter1"
+        static let path: ObjectPath = "/org/example/Counter"
+        static let add = MethodDeclaration<String, UInt32, UInt32>(interface, "Add", in: ["who", "amount"], out: "total")
+        static let reset = MethodDeclaration<Void>(interface, "Reset")
+        static let total = PropertyDeclaration<UInt32>(interface, "Total")
+        static let added = SignalDeclaration<String, UInt32>(interface, "Added", ["who", "amount"])
+        /// The same member name as `add`, with the types a stale client might have.
+        static let staleAdd = MethodDeclaration<Int32, UInt32>(interface, "Add", in: ["amount"], out: "total")
+    }
+
+    final class Tally: Sendable {
+        let value = Mutex<UInt32>(0)
+        func withLock<T: Sendable>(_ body: (inout UInt32) -> T) -> T { value.withLock { body(&$0) } }
+    }
+
+    /// Exports the counter on the test bed's service connection.
+    static func exportCounter(on bed: TestBed) -> Tally {
+        let total = Tally()
+        let connection = bed.service.connection
+        connection.export(Counter.path, [Interface(Counter.interface, [
+            .property(Counter.total) { total.withLock { $0 } },
+            .method(Counter.add) { _, who, amount in
+                let sum = total.withLock { $0 += amount; return $0 }
+                try connection.emit(Counter.path, Counter.added, who, amount)
+                return sum
+            },
+            .method(Counter.reset) { _ in total.withLock { $0 = 0 } },
+            .signal(Counter.added),
+        ])])
+        return total
+    }
+
+    @Test func aProxyCallsWhatTheServiceDeclaredAndReadsTypedReplies() async throws {
+        try await withTestBed { bed in
+            let total = Self.exportCounter(on: bed)
+            let counter = Proxy(bed.client, destination: TestService.name, path: Counter.path)
+            let signals = try await bed.client.signals(MatchRule(path: Counter.path, interface: Counter.interface))
+            var iterator = signals.makeAsyncIterator()
+
+            #expect(try await counter.call(Counter.add, "ann", 5) == 5)
+            #expect(try await counter.call(Counter.add, "bob", 2) == 7)
+            #expect(try await counter.get(Counter.total) == 7)
+            #expect(Counter.total.value(in: try await counter.getAll(Counter.interface)) == 7)
+
+            let first = try #require(await iterator.next())
+            let (who, amount) = try #require(Counter.added.arguments(of: first))
+            #expect(who == "ann" && amount == 5)
+            // A declaration recognises only its own signal.
+            #expect(StandardSignals.propertiesChanged.arguments(of: first) == nil)
+
+            try await counter.call(Counter.reset)
+            #expect(total.withLock { $0 } == 0)
+        }
+    }
+
+    @Test func introspectionNamesTheDeclaredArguments() async throws {
+        try await withTestBed { bed in
+            _ = Self.exportCounter(on: bed)
+            let result = try await bed.run(["busctl", "--user", "introspect", "--xml-interface", TestService.name.rawValue, Counter.path.rawValue])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains(#"<arg name="who" type="s" direction="in"/>"#))
+            #expect(result.stdout.contains(#"<arg name="total" type="u" direction="out"/>"#))
+            #expect(result.stdout.contains(#"<signal name="Added">"#))
+        }
+    }
+
+    @Test func aStaleDeclarationIsRefusedWithInvalidArgs() async throws {
+        try await withTestBed { bed in
+            let total = Self.exportCounter(on: bed)
+            let counter = Proxy(bed.client, destination: TestService.name, path: Counter.path)
+            let error = await #expect(throws: DBusError.self) { try await counter.call(Counter.staleAdd, 3) }
+            #expect(error?.name.rawValue == "org.freedesktop.DBus.Error.InvalidArgs")
+            #expect(total.withLock { $0 } == 0, "a call with the wrong arguments must not run")
+        }
+    }
+}
