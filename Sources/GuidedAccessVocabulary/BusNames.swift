@@ -1,7 +1,8 @@
-// Every name of the D-Bus contract (DESIGN.md, version 1) is spelled in this
-// module and nowhere else in Sources: the daemon, the client library and the
-// CLI read them from here, so they cannot drift apart. Plain strings: the
-// core imports this module and knows nothing of D-Bus types.
+// The names of the D-Bus contract (DESIGN.md, version 1) are spelled in this
+// module: the daemon, the client library and the CLI read them from here, so
+// they cannot drift apart. Plain strings: the core imports this module and
+// knows nothing of D-Bus types. Method and signal names, with their argument
+// types, are declared in GuidedAccessContract/Interfaces.swift.
 
 /// Where the service lives on the session bus.
 public enum GuidedAccessBus {
