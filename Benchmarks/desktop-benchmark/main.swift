@@ -130,6 +130,49 @@ for _ in 0..<max(20, count / 4) {
 rows.append(Row(figure: "Start, 8 restrictions denied", samples: startDenied,
                 reference: "Start, none denied", referenceSamples: startPlain, target: 50))
 
+// Properties.Get while slow work runs (PBKDF2 in SetPasscode, the fsync of
+// 100 SetState calls at once), against Get on the idle daemon.
+let restrictionsInterface: InterfaceName = "org.guidedaccess.Restrictions1"
+func getState(on connection: Connection) async throws {
+    _ = try await connection.call(name, path, .properties, "Get", [.string(session.rawValue), .string("State")])
+}
+var idleGets: [Double] = []
+for _ in 0..<count * 5 { idleGets.append(try await milliseconds { try await getState(on: client) }) }
+// Four writers of 25 calls each: one connection may have only 32 in flight.
+let writers = try (0..<4).map { _ in try Connection(.address(bus.address)) }
+let slowWork = Task.detached { [writers, name, path, session, restrictionsInterface] in
+    let writer = writers[0]
+    var round = 0
+    while !Task.isCancelled {
+        round += 1
+        try await writer.call(name, path, session, "SetPasscode", [.string("\(1000 + round % 9000)")], timeout: .seconds(30))
+        let state = round % 2 == 0 ? "deny" : "allow"
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<100 {
+                group.addTask {
+                    _ = try await writers[index % 4].call(name, path, restrictionsInterface, "SetState",
+                                              [.string("com.example.bench.r\(index)"), .string(state)])
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+}
+try await Task.sleep(for: .milliseconds(50))
+var busyGets: [Double] = []
+for _ in 0..<count {
+    busyGets.append(try await milliseconds { try await getState(on: client) })
+    try await Task.sleep(for: .milliseconds(1))
+}
+slowWork.cancel()
+if case .failure(let error) = await slowWork.result, !(error is CancellationError) {
+    print("the slow work failed: \(error)")
+    exit(1)
+}
+for writer in writers { writer.close() }
+rows.append(Row(figure: "Get during SetPasscode + 100 SetState", samples: busyGets,
+                reference: "Get, daemon idle", referenceSamples: idleGets, target: 5))
+
 // MARK: The table
 
 print("guided-accessd with dconf on a private bus, real polkitd; \(count) samples (Start: \(startDenied.count)); milliseconds")

@@ -199,12 +199,20 @@ extension GuidedAccessModel {
 
     /// Sets or replaces the passcode (4–64 characters), stored only as a salted slow hash.
     public func setPasscode(_ passcode: String) throws(DomainError) -> [ModelChange] {
-        try PasscodeVault.validate(passcode)
-        return try commit { () throws(DomainError) in
-            try vault.setPasscode(passcode)
+        try setPasscode(hashed: PasscodeVault.hash(passcode, iterations: vault.iterations))
+    }
+
+    /// Stores a hash made beforehand with ``PasscodeVault/hash(_:iterations:)``
+    /// and ``passcodeIterations``, so the slow hashing need not hold the lock.
+    public func setPasscode(hashed: PasscodeHash) throws(DomainError) -> [ModelChange] {
+        try commit { () throws(DomainError) in
+            vault.setPasscode(hashed: hashed)
             return []
         }
     }
+
+    /// Rounds for new passcode hashes.
+    public var passcodeIterations: Int { vault.iterations }
 
     /// Seconds until a passcode attempt will be evaluated again, or `nil`.
     public func passcodeRetryAfter(now: Date) -> UInt64? { vault.retryAfter(now: now) }

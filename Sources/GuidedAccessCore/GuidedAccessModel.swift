@@ -8,9 +8,10 @@ import Foundation
 /// nothing changed. Time is always passed in.
 ///
 /// Not thread-safe: the service holds it behind one lock (`LockedModel`),
-/// which every handler and property getter takes; polkit is asked outside
-/// that lock. It is marked `@unchecked Sendable` so the lock's owner can
-/// share it without another wrapper.
+/// which every handler and property getter takes for in-memory work only.
+/// polkit, passcode hashing and (with ``defersSaves``) the write of
+/// `state.json` run outside that lock. It is marked `@unchecked Sendable`
+/// so the lock's owner can share it without another wrapper.
 public final class GuidedAccessModel: @unchecked Sendable {
     /// Where the state lives.
     public let store: StateStore
@@ -29,6 +30,11 @@ public final class GuidedAccessModel: @unchecked Sendable {
     /// Where problems that do not fail a call go (a desktop setting that
     /// could not be written); the daemon points it at its log.
     public var log: @Sendable (String) -> Void = { _ in }
+    /// When true, a commit leaves the write of `state.json` to the caller
+    /// (``takePendingSave()``), who runs it outside the lock readers take and
+    /// replies only once it is done; when false, a commit saves before it returns.
+    public var defersSaves = false
+    var pendingSave: PendingSave?
 
     var vault: PasscodeVault
     var featureSources: [Feature: any FeatureValueSource] = [:]
@@ -130,15 +136,44 @@ extension GuidedAccessModel {
         do throws(DomainError) {
             events = try change()
             captureDesktopOriginals()
-            if durableStateChanged(since: before) { try store.save(persistentState) }
+            if durableStateChanged(since: before) {
+                if defersSaves {
+                    // Commits before the save runs are saved together; a failure undoes them all.
+                    pendingSave = PendingSave(state: persistentState, before: pendingSave?.before ?? before,
+                                              deniedBefore: pendingSave?.deniedBefore ?? deniedBefore)
+                } else {
+                    try store.save(persistentState)
+                }
+            }
         } catch {
             restore(before)
             throw error
         }
-        if deniedOnDesktop != deniedBefore {
+        // With a save pending, the desktop is settled once it is done (``saved(_:)``).
+        if deniedOnDesktop != deniedBefore && pendingSave == nil {
             for problem in settleDesktop() { log(problem) }
         }
         return differences(from: before) + events
+    }
+
+    /// The save the commits since the last call left, with ``defersSaves``.
+    public func takePendingSave() -> PendingSave? {
+        defer { pendingSave = nil }
+        return pendingSave
+    }
+
+    /// Call after `pending` is on disk: settles the desktop if the saved change asks for it.
+    public func saved(_ pending: PendingSave) {
+        if deniedOnDesktop != pending.deniedBefore {
+            for problem in settleDesktop() { log(problem) }
+        }
+    }
+
+    /// Call when writing `pending` failed: back to the state before its
+    /// commits, as if they had thrown.
+    public func saveFailed(_ pending: PendingSave) {
+        restore(pending.before)
+        _ = registry.takeTouched()
     }
 
     /// Whether what goes into `state.json` changed: compared part by part,
@@ -201,5 +236,18 @@ extension GuidedAccessModel {
             }
         }
         return changes
+    }
+}
+
+/// The durable half of one or more commits (see ``GuidedAccessModel/defersSaves``).
+public struct PendingSave: @unchecked Sendable {
+    /// What to write to `state.json`.
+    public let state: PersistentState
+    let before: GuidedAccessModel.Memento
+    let deniedBefore: Set<SystemRestriction>
+
+    /// Writes the state (temp file, fsync, rename, fsync directory).
+    public func write(to store: StateStore) throws(DomainError) {
+        try store.save(state)
     }
 }

@@ -71,10 +71,21 @@ extension PasscodeVault {
     /// Replaces the passcode; throws `invalidArgument` outside 4–64 characters.
     /// Clears the back-off, because the old guesses say nothing about the new one.
     public mutating func setPasscode(_ passcode: String) throws(DomainError) {
-        try Self.validate(passcode)
-        let salt = Data((0..<16).map { _ in UInt8.random(in: .min ... .max) })
-        stored = try Self.derive(passcode, salt: salt, iterations: iterations)
+        setPasscode(hashed: try Self.hash(passcode, iterations: iterations))
+    }
+
+    /// Stores a hash made by ``hash(_:iterations:)``, which is slow on
+    /// purpose and so is best run before taking any lock.
+    public mutating func setPasscode(hashed: PasscodeHash) {
+        stored = hashed
         backoff = PasscodeBackoff()
+    }
+
+    /// A new salted hash of `passcode`; throws `invalidArgument` outside 4–64 characters.
+    public static func hash(_ passcode: String, iterations: Int) throws(DomainError) -> PasscodeHash {
+        try validate(passcode)
+        let salt = Data((0..<16).map { _ in UInt8.random(in: .min ... .max) })
+        return try derive(passcode, salt: salt, iterations: iterations)
     }
 
     /// Checks `passcode`. Throws `rateLimited` while locked out (without

@@ -28,17 +28,30 @@ extension GuidedAccessService {
         required: (GuidedAccessModel) throws -> [AdminAction],
         change: (GuidedAccessModel) throws -> ([ModelChange], T)
     ) async throws -> T {
+        try await authorized(call, audit: action, target: target, interactive: interactive, required: required,
+                             prepare: {}, change: { model, _ in try change(model) })
+    }
+
+    /// The same, with slow work (`prepare`, e.g. hashing a passcode) that
+    /// runs once authorized and outside the model's lock; `change` gets its result.
+    func authorized<Prepared, T: Sendable>(
+        _ call: MethodCall, audit action: String, target: String, interactive: Bool = false,
+        required: (GuidedAccessModel) throws -> [AdminAction],
+        prepare: () throws -> Prepared,
+        change: (GuidedAccessModel, Prepared) throws -> ([ModelChange], T)
+    ) async throws -> T {
         let caller = try await identify(call)
         do {
-            let actions = try model.with(required)
+            let actions = try model.read(required)
             try await authorize(actions, caller: caller, interactive: interactive || call.allowsInteractiveAuthorization)
             try await requireStillConnected(caller, call)
+            let prepared = try prepare()
             let (changes, result) = try model.with { model in
                 let now = try required(model)
                 guard Set(now).isSubset(of: Set(actions)) else {
                     throw DomainError.failed("the session changed while waiting for authorization; try again")
                 }
-                return try change(model)
+                return try change(model, prepared)
             }
             audit(caller, action, target, .allowed)
             call.afterReply { self.publish(changes) }

@@ -11,13 +11,26 @@ extension GuidedAccessService {
             publish(featureChanged(feature))
         case .restrictionSetting:
             // Puts back a write that loosened the session; nothing to do otherwise.
-            for problem in model.with({ $0.settleDesktop() }) { log(problem) }
+            do {
+                for problem in try model.with({ $0.settleDesktop() }) { log(problem) }
+            } catch {
+                log("cannot settle the desktop's settings: \(error)")
+            }
         }
     }
 
     /// Re-reads the feature; a value against managed `LockedFeatures` is put back and audited.
     private func featureChanged(_ feature: Feature) -> [ModelChange] {
-        model.with { model in
+        do {
+            return try restoringLockedValue(of: feature)
+        } catch {
+            log("cannot put back \(feature.propertyName) as managed.json locks it: \(error)")
+            return [.featureChanged(feature, read { $0.featureValue(feature) })]
+        }
+    }
+
+    private func restoringLockedValue(of feature: Feature) throws -> [ModelChange] {
+        try model.with { model in
             let value = model.featureValue(feature)
             guard let locked = model.managedConfig.lockedFeatures[feature], locked != value else {
                 return [.featureChanged(feature, value)]

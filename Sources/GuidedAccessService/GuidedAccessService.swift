@@ -111,7 +111,7 @@ public final class GuidedAccessService: Sendable {
 
     /// Reads under the lock; for property getters.
     func read<T>(_ body: (GuidedAccessModel) -> T) -> T {
-        model.with(body)
+        model.read(body)
     }
 
     // MARK: Publishing changes
@@ -203,22 +203,55 @@ public final class GuidedAccessService: Sendable {
                 log("cannot watch \(owner): \(error); treating it as gone")
             }
             watchedOwners.withLock { _ = $0.remove(owner) }
-            publish(model.with { $0.ownerLeft(owner.rawValue) })
+            do {
+                publish(try model.with { $0.ownerLeft(owner.rawValue) })
+            } catch {
+                log("cannot forget the registrations of \(owner): \(error)")
+            }
         }
     }
 }
 
 /// The model behind one lock. Never held across an `await`.
 final class LockedModel: @unchecked Sendable {
+    /// Taken for in-memory work only: every getter and every change.
     private let lock = NSLock()
+    /// Held by one writer from its change until that change is on disk, so
+    /// saves land in order and a failed one can be undone.
+    private let writing = NSLock()
     private let model: GuidedAccessModel
 
-    init(_ model: GuidedAccessModel) { self.model = model }
+    init(_ model: GuidedAccessModel) {
+        model.defersSaves = true
+        self.model = model
+    }
 
-    func with<T>(_ body: (GuidedAccessModel) throws -> T) rethrows -> T {
+    /// Reads or validates; never waits for a disk write or a passcode hash.
+    /// It may see a change whose write is still under way (whose reply and
+    /// signals are not out yet).
+    func read<T>(_ body: (GuidedAccessModel) throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body(model)
+    }
+
+    /// Changes the model and returns once the change is on disk, or undone
+    /// when writing it failed (that error is thrown). Readers wait only for
+    /// the in-memory part.
+    func with<T>(_ body: (GuidedAccessModel) throws -> T) throws -> T {
+        writing.lock()
+        defer { writing.unlock() }
+        let (result, pending) = read { model in (Result { try body(model) }, model.takePendingSave()) }
+        if let pending {
+            do {
+                try pending.write(to: model.store)
+            } catch {
+                read { $0.saveFailed(pending) }
+                throw error
+            }
+            read { $0.saved(pending) }
+        }
+        return try result.get()
     }
 }
 

@@ -29,9 +29,11 @@ extension GuidedAccessService {
                 try await self.requestSession(call, enable: enable, options: options)
             },
             .method(Contract.Session.setPasscode) { call, passcode in
+                let iterations = self.read { $0.passcodeIterations }
                 try await self.authorized(call, audit: "set-passcode", target: "",
                                           required: { _ in try PasscodeVault.validate(passcode); return [.setPasscode] },
-                                          change: { model in (try model.setPasscode(passcode), ()) })
+                                          prepare: { try PasscodeVault.hash(passcode, iterations: iterations) },
+                                          change: { model, hashed in (try model.setPasscode(hashed: hashed), ()) })
             },
             .method(Contract.Session.extendTimeLimit) { call, seconds in
                 try await self.authorized(call, audit: "extend-time-limit", target: "\(seconds)",
@@ -83,7 +85,7 @@ extension GuidedAccessService {
                 let changes = try await passcodeChecks.run {
                     // The slow hash runs outside the model lock, so reads go on meanwhile;
                     // checks run one at a time, so parallel guesses cannot outrun the back-off.
-                    let expected = try self.model.with { model in
+                    let expected = try self.model.read { model in
                         try requireActive(model)
                         return try model.passcodeChallenge(now: Date())
                     }
