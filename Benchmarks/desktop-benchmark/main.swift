@@ -1,6 +1,7 @@
 import DBusKit
 import DBusTesting
 import Foundation
+import Synchronization
 
 // The desktop-settings figures of guided-accessd (release build) against
 // GNOME's real dconf, on a private session bus with its own XDG directories
@@ -172,6 +173,52 @@ if case .failure(let error) = await slowWork.result, !(error is CancellationErro
 for writer in writers { writer.close() }
 rows.append(Row(figure: "Get during SetPasscode + 100 SetState", samples: busyGets,
                 reference: "Get, daemon idle", referenceSamples: idleGets, target: 5))
+
+// An admin's SetState → RestrictionChanged seen by all of 100 subscribed
+// apps, against the bus alone fanning out a plain libdbus client's signal to
+// the same 100.
+final class Arrivals: Sendable {
+    private let state = Mutex<(count: Int, last: ContinuousClock.Instant)>((0, .now))
+    func arrived() { state.withLock { $0 = ($0.count + 1, .now) } }
+    func reset() { state.withLock { $0 = (0, .now) } }
+    /// Milliseconds from `start` to the `expected`-th arrival.
+    func wait(for expected: Int, since start: ContinuousClock.Instant) async throws -> Double {
+        while true {
+            let (count, last) = state.withLock { $0 }
+            if count >= expected { return (last - start).milliseconds }
+            try await Task.sleep(for: .microseconds(200))
+        }
+    }
+}
+let subscriberCount = 100
+let restrictionChanged = Arrivals(), ping = Arrivals()
+let pingInterface: InterfaceName = "org.example.FanOut1"
+var subscribers: [Connection] = []
+for _ in 0..<subscriberCount {
+    let subscriber = try Connection(.address(bus.address))
+    subscribers.append(subscriber)
+    for (rule, arrivals) in [(MatchRule(interface: restrictionsInterface, member: "RestrictionChanged"), restrictionChanged),
+                             (MatchRule(interface: pingInterface, member: "Ping"), ping)] {
+        let stream = try await subscriber.signals(rule)
+        Task.detached { for await _ in stream { arrivals.arrived() } }
+    }
+}
+let emitter = try Connection(.address(bus.address))
+var fanOut: [Double] = [], busAlone: [Double] = []
+for index in 0..<count {
+    restrictionChanged.reset()
+    let start = ContinuousClock.now
+    try await call(restrictionsInterface, "SetState", [.string("com.example.fanout"), .string(index % 2 == 0 ? "deny" : "allow")])
+    fanOut.append(try await restrictionChanged.wait(for: subscriberCount, since: start))
+    ping.reset()
+    let pingStart = ContinuousClock.now
+    try emitter.emit("/org/example/FanOut", pingInterface, "Ping", [.uint32(UInt32(index))])
+    busAlone.append(try await ping.wait(for: subscriberCount, since: pingStart))
+}
+for subscriber in subscribers { subscriber.close() }
+emitter.close()
+rows.append(Row(figure: "SetState → 100 subscribers", samples: fanOut,
+                reference: "a client's signal → the same 100", referenceSamples: busAlone, target: 5))
 
 // MARK: The table
 

@@ -6,7 +6,7 @@ import GuidedAccessCore
 extension GuidedAccessService {
     /// Resolves the caller and refuses callers of another user.
     func identify(_ call: MethodCall) async throws -> CallerIdentity {
-        let caller = try await CallerIdentity.of(call)
+        let caller = try await callers.identity(of: call)
         if let refusal = Self.refusal(ofUser: caller.userID) { throw refusal }
         return caller
     }

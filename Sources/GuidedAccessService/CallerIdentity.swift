@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import Synchronization
 
 /// Who is calling: process and user from the bus, app id from `/proc`.
 /// Never taken from call arguments.
@@ -71,5 +72,44 @@ public struct CallerIdentity: Sendable, Hashable {
         guard parts.count >= 3 else { return parts.count == 2 ? String(parts[1]) : nil }
         let id = parts.dropFirst().dropLast().joined(separator: "-")
         return id.isEmpty ? nil : id
+    }
+}
+
+/// Caller identities by unique bus name, so a call costs no
+/// `GetConnectionCredentials` round trip and no `/proc` reads once its
+/// connection has called before. A unique name belongs to one connection of
+/// one process for its whole life and is never reused, so an entry holds
+/// until the name leaves the bus; the process start time in it still keeps
+/// polkit from trusting a recycled pid (CVE-2013-4288).
+final class CallerIdentityCache: Sendable {
+    private let entries = Mutex<[BusName: CallerIdentity]>([:])
+    /// Past this many callers the cache starts over (names missed while
+    /// leaving, e.g. during a race with their first call, cannot pile up).
+    static let bound = 8_192
+
+    /// The identity of the caller of `call`, resolved on its first call.
+    func identity(of call: MethodCall) async throws -> CallerIdentity {
+        if let known = entries.withLock({ $0[call.sender] }) { return known }
+        let identity = try await CallerIdentity.of(call)
+        entries.withLock { entries in
+            if entries.count >= Self.bound { entries.removeAll() }
+            entries[call.sender] = identity
+        }
+        return identity
+    }
+
+    /// How many callers are remembered.
+    var count: Int { entries.withLock { $0.count } }
+
+    /// Forgets each unique name as it leaves `bus`, for as long as `bus` is open.
+    func follow(_ bus: Connection) async throws {
+        let changes = try await bus.signals(MatchRule(sender: .bus, interface: .bus, member: "NameOwnerChanged"))
+        Task { [weak self] in
+            for await change in changes {
+                guard change.arguments.count == 3, case .string(let raw) = change.arguments[0], raw.hasPrefix(":"),
+                      change.arguments[2] == .string(""), let name = try? BusName(validating: raw) else { continue }
+                self?.entries.withLock { _ = $0.removeValue(forKey: name) }
+            }
+        }
     }
 }

@@ -40,6 +40,8 @@ public final class GuidedAccessService: Sendable {
     /// Passcode checks, one at a time (see `end`).
     let passcodeChecks = SerialWork()
     let polkit: PolkitAuthority
+    /// Who called, per unique bus name.
+    let callers = CallerIdentityCache()
     let desktop: (any DesktopSettings)?
     private let connection: Mutex<Connection?> = Mutex(nil)
     private let deadlineTimer: Mutex<Task<Void, Never>?> = Mutex(nil)
@@ -98,6 +100,7 @@ public final class GuidedAccessService: Sendable {
             // Off the desktop's thread: the model lock may be held by a call waiting on that thread.
             Task { self?.desktopChanged(change) }
         }
+        try await callers.follow(bus)
         try await bus.requestName(BusName.guidedAccess)
         rearmDeadline()
     }

@@ -62,11 +62,13 @@ struct LimitsTests {
                 loop.run()
                 silent = dict(counts)
                 # Now 120 at once that want replies (under the bus's own 128 pending per
-                # connection): past 32 in flight the daemon refuses them as busy.
+                # connection) from a connection the daemon has not met: they wait together
+                # for its credentials, then all start at once, and past 32 in flight the
+                # daemon refuses them as busy.
                 outcomes = {}
                 def ok(*_): outcomes["ok"] = outcomes.get("ok", 0) + 1
                 def failed(e): outcomes[e.get_dbus_name()] = outcomes.get(e.get_dbus_name(), 0) + 1
-                proxy = iface(bus, RESTRICTIONS)
+                proxy = iface(connect(), RESTRICTIONS)
                 for i in range(120):
                     proxy.GetState("com.example.busy", reply_handler=ok, error_handler=failed)
                 other = connect()
