@@ -171,7 +171,7 @@ if case .failure(let error) = await slowWork.result, !(error is CancellationErro
     exit(1)
 }
 for writer in writers { writer.close() }
-rows.append(Row(figure: "Get during SetPasscode + 100 SetState", samples: busyGets,
+rows.append(Row(figure: "Get while hashing + 100 fsyncs", samples: busyGets,
                 reference: "Get, daemon idle", referenceSamples: idleGets, target: 5))
 
 // An admin's SetState → RestrictionChanged seen by all of 100 subscribed
@@ -218,7 +218,7 @@ for index in 0..<count {
 for subscriber in subscribers { subscriber.close() }
 emitter.close()
 rows.append(Row(figure: "SetState → 100 subscribers", samples: fanOut,
-                reference: "a client's signal → the same 100", referenceSamples: busAlone, target: 5))
+                reference: "a client's signal → same 100", referenceSamples: busAlone, target: 5))
 
 // MARK: The table
 

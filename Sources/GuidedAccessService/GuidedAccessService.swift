@@ -27,9 +27,10 @@ public struct ServiceConfiguration: Sendable {
 
 /// `guided-accessd`: binds `GuidedAccessModel` to the bus.
 ///
-/// Every handler runs validate → authorize → change → reply → emit. The
-/// model lives behind one lock; polkit is asked outside it, and the state is
-/// checked again once the answer is in.
+/// Every handler runs validate → authorize → change → write → reply → emit.
+/// The model lives behind one lock held for in-memory work only: polkit,
+/// passcode hashing and the write of `state.json` happen outside it, and the
+/// state is checked again once polkit's answer is in.
 public final class GuidedAccessService: Sendable {
     /// Method calls one connection may have running at once; more are
     /// refused with `RateLimited` at once (property reads are not counted:
@@ -215,7 +216,9 @@ public final class GuidedAccessService: Sendable {
     }
 }
 
-/// The model behind one lock. Never held across an `await`.
+/// The model behind one lock for reads and in-memory changes, and a second
+/// that orders writers until their change is on disk. Neither is held
+/// across an `await`.
 final class LockedModel: @unchecked Sendable {
     /// Taken for in-memory work only: every getter and every change.
     private let lock = NSLock()
