@@ -69,14 +69,6 @@ func cpuSeconds(_ pid: Int32) -> Double {
     return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 
-/// Jiffies of all CPUs from `/proc/stat`: (total, stolen by the hypervisor).
-func cpuJiffies() -> (total: Double, steal: Double) {
-    guard let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
-          let line = stat.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") }) else { return (0, 0) }
-    let values = line.split(separator: " ").dropFirst().compactMap { Double($0) }
-    return (values.reduce(0, +), values.count > 7 ? values[7] : 0)
-}
-
 func launch(_ arguments: [String], _ bus: PrivateBus) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: arguments[0])
@@ -110,7 +102,7 @@ try await waitForOwner(client, echoName)
 print("Properties.Get round trips on a private bus, \(seconds) s per measurement, best of \(rounds), interleaved")
 print("depth  DBusKit calls/s  C echo calls/s  ratio  target")
 var failed = false
-let jiffiesBefore = cpuJiffies()
+let jiffiesBefore = Measuring.cpuJiffies()
 var cpu = (ours: 0.0, echo: 0.0), calls = (ours: 0.0, echo: 0.0)
 for (depth, target) in [(1, 0.9), (32, 0.8)] {
     _ = try await measure(client, benchName, depth: depth, seconds: 0.3)   // warm-up
@@ -133,8 +125,7 @@ for (depth, target) in [(1, 0.9), (32, 0.8)] {
     print(String(format: "%5d  %15.0f  %14.0f  %5.2f  >= %.1f %@", depth, oursBest, echoBest, ratio, target, ratio >= target ? "ok" : "MISSED"))
 }
 // On a VM the host may take CPU time away mid-run; figures are only as steady as that share.
-let jiffiesAfter = cpuJiffies()
-let stolen = (jiffiesAfter.steal - jiffiesBefore.steal) / max(1, jiffiesAfter.total - jiffiesBefore.total)
+let stolen = Measuring.stolenShare(since: jiffiesBefore)
 print(String(format: "CPU time stolen by the hypervisor during the run: %.0f%%", stolen * 100))
 // Wall-clock rates are bounded by the bus daemon; CPU per call shows the services' own cost.
 print(String(format: "service CPU per call: DBusKit %.1f µs, C echo %.1f µs", cpu.ours / calls.ours * 1e6, cpu.echo / calls.echo * 1e6))

@@ -84,6 +84,7 @@ struct Row {
 }
 
 var rows: [Row] = []
+let jiffiesBefore = Measuring.cpuJiffies()
 
 // gsettings set → PropertiesChanged, against the gsettings process alone.
 let changes = try await client.signals(MatchRule(path: path, interface: .properties, member: "PropertiesChanged"))
@@ -234,6 +235,7 @@ for row in rows {
                  ok ? "ok" : "MISSED", row.reference.padding(toLength: 31, withPad: " ", startingAt: 0),
                  percentile(row.referenceSamples, 0.5), percentile(row.referenceSamples, 0.99)))
 }
+print(String(format: "CPU time stolen by the hypervisor during the run: %.0f%%", Measuring.stolenShare(since: jiffiesBefore) * 100))
 client.close()
 cleanUp()
 exit(failed ? 1 : 0)

@@ -28,6 +28,21 @@ public enum Measuring {
         return path
     }
 
+    /// Jiffies of all CPUs from `/proc/stat`: (total, stolen by the hypervisor).
+    public static func cpuJiffies() -> (total: Double, steal: Double) {
+        guard let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+              let line = stat.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") }) else { return (0, 0) }
+        let values = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+        return (values.reduce(0, +), values.count > 7 ? values[7] : 0)
+    }
+
+    /// The share of CPU time the hypervisor took since `before` (from ``cpuJiffies()``):
+    /// figures are only as steady as the share a VM gets.
+    public static func stolenShare(since before: (total: Double, steal: Double)) -> Double {
+        let after = cpuJiffies()
+        return (after.steal - before.steal) / max(1, after.total - before.total)
+    }
+
     /// Resident set size of `pid` in MB (`VmRSS`), or 0 when it cannot be read.
     public static func residentMegabytes(_ pid: pid_t) -> Double {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
