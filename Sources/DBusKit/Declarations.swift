@@ -102,14 +102,9 @@ extension Member {
 
     /// Lists a declared signal in the interface.
     public static func signal<each Arg: DBusType>(_ declaration: SignalDeclaration<repeat each Arg>) -> Member {
-        var arguments: [Argument] = []
-        var index = 0
-        for type in repeat (each Arg).self {
-            let name = index < declaration.argumentNames.count ? declaration.argumentNames[index] : "arg\(index)"
-            arguments.append(Argument(name: name, signature: type.dbusSignature))
-            index += 1
-        }
-        return .signal(Signal(name: declaration.name, arguments: arguments))
+        var signatures: [Signature] = []
+        for type in repeat (each Arg).self { signatures.append(type.dbusSignature) }
+        return .signal(Signal(name: declaration.name, arguments: arguments(declaration.argumentNames, signatures, prefix: "arg")))
     }
 }
 

@@ -140,7 +140,8 @@ public struct Interface: Sendable {
     }
 }
 
-private func arguments(_ names: [String], _ signatures: [Signature], prefix: String) -> [Argument] {
+/// Named arguments; unnamed ones are `<prefix><index>`.
+func arguments(_ names: [String], _ signatures: [Signature], prefix: String) -> [Argument] {
     signatures.enumerated().map { index, signature in
         Argument(name: index < names.count ? names[index] : "\(prefix)\(index)", signature: signature)
     }
