@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -13,6 +13,25 @@ enum FileSystem {
     static func failure(_ operation: String, _ path: String) -> DomainError {
         let reason = String(cString: strerror(errno))
         return .failed("could not \(operation) \(path): \(reason); check the directory's permissions and free space")
+    }
+
+    /// The whole of `path`, or nil when it does not exist. Any other failure
+    /// throws with the system's reason alone ("Permission denied", "Is a
+    /// directory"): the caller names the file in its own words.
+    static func readFile(_ path: String) throws(DomainError) -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0, errno == ENOENT { return nil }
+        guard fd >= 0 else { throw .failed(String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var contents = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw .failed(String(cString: strerror(errno))) }
+            if count == 0 { return contents }
+            contents.append(contentsOf: chunk[..<count])
+        }
     }
 
     /// Creates `path` and missing parents with mode 0700.
@@ -70,7 +89,7 @@ enum FileSystem {
     /// a process dies mid-write (`PATH.tmp-PID-N`), unless that process still
     /// runs. Returns the names removed.
     static func removeStrayTemporaries(of path: String, directory: String) -> [String] {
-        let prefix = (path as NSString).lastPathComponent + ".tmp-"
+        let prefix = (path.split(separator: "/").last.map(String.init) ?? path) + ".tmp-"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { name in
             guard name.hasPrefix(prefix) else { return false }

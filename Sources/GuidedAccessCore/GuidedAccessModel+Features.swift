@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension GuidedAccessModel {
     /// Routes `features` to `source` (e.g. a GSettings bridge) instead of the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension GuidedAccessModel {
     /// `Register`: declares restrictions for connection `owner` on behalf of `app`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The one source of truth the service binds to the bus: session, custom
 /// restrictions, features, passcode, managed policy and their durable state.

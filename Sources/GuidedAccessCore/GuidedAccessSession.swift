@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The Guided Access session as a pure state machine:
 /// `inactive` → `active` → `expired` → `inactive`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Policy an administrator fixes for the machine in `managed.json`:
 /// which apps may lock themselves, restriction states users cannot change,
@@ -64,14 +64,13 @@ extension ManagedConfig {
     /// Reads the config at `path`. A missing file is an empty config; an
     /// unreadable or malformed one throws ``ManagedConfigError``.
     public static func load(from path: String = defaultPath) throws(ManagedConfigError) -> ManagedConfig {
-        let data: Data
+        let data: Data?
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            return ManagedConfig()
+            data = try FileSystem.readFile(path)
         } catch {
-            throw ManagedConfigError(path: path, problem: "cannot read it (\(error.localizedDescription))")
+            throw ManagedConfigError(path: path, problem: "cannot read it (\(error.message))")
         }
+        guard let data else { return ManagedConfig() }
         return try parse(data, path: path)
     }
 
@@ -157,8 +156,7 @@ extension ManagedConfig {
     private static func describe(_ error: DecodingError) -> String {
         switch error {
         case .dataCorrupted(let context):
-            let underlying = (context.underlyingError as NSError?)?.userInfo["NSDebugDescription"] as? String
-            return "not valid JSON (\(underlying ?? context.debugDescription))"
+            return "not valid JSON (\(context.underlyingError.map { "\($0)" } ?? context.debugDescription)); `python3 -m json.tool` shows where"
         case .typeMismatch(let type, let context):
             return "\(location(context)) should be \(type)"
         case .valueNotFound(let type, let context):

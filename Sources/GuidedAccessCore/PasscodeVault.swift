@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 import _CryptoExtras
 
 /// A passcode as it is stored: never the passcode itself, only a salted,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes `state.json`. The small parts go through `JSONEncoder`; the two
 /// that grow with the registry (records and states, thousands of entries)
@@ -65,10 +65,14 @@ enum StateFileEncoding {
             switch byte {
             case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
             case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0..<0x20: out += Array(String(format: "\\u%04x", byte).utf8)
+            case 0..<0x20: out += Array("\\u00".utf8) + [hexDigit(byte >> 4), hexDigit(byte & 0xF)]
             default: out.append(byte)
             }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Everything the daemon must remember across restarts, in one file, so one
 /// atomic rename commits a consistent whole.
@@ -81,11 +81,12 @@ extension StateStore {
     private func read(now: Date) throws(DomainError) -> LoadedState {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            return LoadedState(state: PersistentState(), warning: nil)
+            guard let contents = try FileSystem.readFile(path) else {
+                return LoadedState(state: PersistentState(), warning: nil)
+            }
+            data = contents
         } catch {
-            return try setAside(because: "it could not be read (\(error.localizedDescription))", now: now)
+            return try setAside(because: "it could not be read (\(error.message))", now: now)
         }
         do {
             let state = try JSONDecoder().decode(PersistentState.self, from: data)

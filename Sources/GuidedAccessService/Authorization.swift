@@ -1,5 +1,6 @@
 import DBusKit
-import Foundation
+import FoundationEssentials
+import Glibc
 import GuidedAccessCore
 
 /// The authorization step every admin handler shares.

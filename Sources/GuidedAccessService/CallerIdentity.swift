@@ -1,5 +1,5 @@
 import DBusKit
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Who is calling: process and user from the bus, app id from `/proc`.

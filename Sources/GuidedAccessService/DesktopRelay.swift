@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GuidedAccessCore
 
 /// Changes made to the desktop's settings outside the service (GNOME

@@ -1,6 +1,6 @@
 import DBusKit
 import GuidedAccessContract
-import Foundation
+import FoundationEssentials
 import GuidedAccessCore
 import Synchronization
 
@@ -47,6 +47,7 @@ public final class GuidedAccessService: Sendable {
     private let connection: Mutex<Connection?> = Mutex(nil)
     private let deadlineTimer: Mutex<Task<Void, Never>?> = Mutex(nil)
     private let watchedOwners: Mutex<Set<BusName>> = Mutex([])
+    private let heapRelease = HeapRelease()
     /// Messages for the daemon's log (startup warnings, audit failures).
     let log: @Sendable (String) -> Void
 
@@ -209,6 +210,7 @@ public final class GuidedAccessService: Sendable {
             watchedOwners.withLock { _ = $0.remove(owner) }
             do {
                 publish(try model.with { $0.ownerLeft(owner.rawValue) })
+                heapRelease.soon()
             } catch {
                 log("cannot forget the registrations of \(owner): \(error)")
             }
@@ -221,10 +223,10 @@ public final class GuidedAccessService: Sendable {
 /// across an `await`.
 final class LockedModel: @unchecked Sendable {
     /// Taken for in-memory work only: every getter and every change.
-    private let lock = NSLock()
+    private let lock = Mutex(())
     /// Held by one writer from its change until that change is on disk, so
     /// saves land in order and a failed one can be undone.
-    private let writing = NSLock()
+    private let writing = Mutex(())
     private let model: GuidedAccessModel
 
     init(_ model: GuidedAccessModel) {
@@ -236,17 +238,25 @@ final class LockedModel: @unchecked Sendable {
     /// It may see a change whose write is still under way (whose reply and
     /// signals are not out yet).
     func read<T>(_ body: (GuidedAccessModel) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(model)
+        try Self.holding(lock) { try body(model) }
     }
 
     /// Changes the model and returns once the change is on disk, or undone
     /// when writing it failed (that error is thrown). Readers wait only for
     /// the in-memory part.
     func with<T>(_ body: (GuidedAccessModel) throws -> T) throws -> T {
-        writing.lock()
-        defer { writing.unlock() }
+        try Self.holding(writing) { try withWritingLock(body) }
+    }
+
+    /// Runs `body` under `mutex`. The result travels out through a local, so
+    /// a non-Sendable `T` never has to be `sending`.
+    private static func holding<T, E: Error>(_ mutex: borrowing Mutex<Void>, _ body: () throws(E) -> T) throws(E) -> T {
+        var outcome: Result<T, E>?
+        mutex.withLock { _ in outcome = Result { () throws(E) -> T in try body() } }
+        return try outcome!.get()
+    }
+
+    private func withWritingLock<T>(_ body: (GuidedAccessModel) throws -> T) throws -> T {
         let (result, pending) = read { model in (Result { try body(model) }, model.takePendingSave()) }
         if let pending {
             do {

@@ -1,6 +1,6 @@
 import DBusKit
 import GuidedAccessContract
-import Foundation
+import FoundationEssentials
 import GuidedAccessCore
 
 /// `org.guidedaccess.GuidedAccess1`: the session.

@@ -1,11 +1,13 @@
 import ArgumentParser
 import DBusKit
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import GuidedAccessCore
 import GSettingsBridge
 import GuidedAccessContract
 import GuidedAccessService
+import Synchronization
 
 /// The daemon: options, logging, signals. Everything else is in GuidedAccessService.
 @main
@@ -89,26 +91,25 @@ struct GuidedAccessDaemon: AsyncParsableCommand {
 
     /// Suspends until SIGTERM or SIGINT arrives; returns its name.
     static func waitForTermination() async -> String {
-        await withCheckedContinuation { continuation in
-            let once = Once()
-            for (number, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+        let sources = [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")].map { number, name in
+            signal(number, SIG_IGN)
+            return (DispatchSource.makeSignalSource(signal: number, queue: .main), name)
+        }
+        defer { sources.forEach { $0.0.cancel() } }  // also keeps them alive until then
+        let once = Once()
+        return await withCheckedContinuation { continuation in
+            for (source, name) in sources {
                 source.setEventHandler { if once.claim() { continuation.resume(returning: name) } }
                 source.resume()
-                once.keep(source)
             }
         }
     }
 }
 
-/// Resumes a continuation once, and keeps signal sources alive.
-final class Once: @unchecked Sendable {
-    private let lock = NSLock()
-    private var done = false
-    private var sources: [any DispatchSourceSignal] = []
-    func claim() -> Bool { lock.withLock { defer { done = true }; return !done } }
-    func keep(_ source: any DispatchSourceSignal) { lock.withLock { sources.append(source) } }
+/// True for the first caller only: the continuation is resumed once.
+final class Once: Sendable {
+    private let done = Atomic(false)
+    func claim() -> Bool { !done.exchange(true, ordering: .acquiringAndReleasing) }
 }
 
 /// Structured log lines on stderr: `level=... msg="..."`, one per event.
@@ -119,6 +120,7 @@ enum Log {
 
     private static func write(_ level: String, _ message: String) {
         let time = Date().formatted(.iso8601)
-        FileHandle.standardError.write(Data("time=\(time) level=\(level) msg=\(message.debugDescription)\n".utf8))
+        let line = Array("time=\(time) level=\(level) msg=\(message.debugDescription)\n".utf8)
+        _ = Glibc.write(STDERR_FILENO, line, line.count)  // one write per line: lines never interleave
     }
 }
