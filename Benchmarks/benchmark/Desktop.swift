@@ -53,4 +53,7 @@ struct Desktop {
     }
 
     func connect() throws -> Connection { try Connection(.address(fixture.address)) }
+
+    /// The daemon's resident set size now, in MB (0 when it is not running).
+    func daemonRSS() -> Double { Measuring.residentMegabytes(fixture.daemonPID ?? 0) }
 }

@@ -75,18 +75,21 @@ func durableReplace(size: Int, in directory: String) -> Double {
     return (ContinuousClock.now - start).milliseconds
 }
 
-/// Milliseconds polkitd takes to answer CheckAuthorization of `action` for
-/// this process (as guided-accessd asks it: a unix-process subject), on the
-/// system bus at `address`.
-func polkitCheck(_ action: String, on connection: Connection) async throws -> Double {
+/// This process as polkit's `unix-process` subject: pid, start time, uid.
+func processSubject() throws -> DBusValue {
     let stat = try String(contentsOfFile: "/proc/self/stat", encoding: .utf8)
     let fields = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ")
-    let subject = DBusValue.structure([.string("unix-process"), .dictionary(key: "s", value: "v", [
+    return .structure([.string("unix-process"), .dictionary(key: "s", value: "v", [
         .init(key: .string("pid"), value: .variant(.uint32(UInt32(getpid())))),
         .init(key: .string("start-time"), value: .variant(.uint64(UInt64(fields[19]) ?? 0))),  // field 22
         .init(key: .string("uid"), value: .variant(.int32(Int32(bitPattern: getuid())))),
     ])])
-    return try await Measuring.milliseconds {
+}
+
+/// Milliseconds polkitd takes to answer CheckAuthorization of `action` for
+/// `subject`, asked as guided-accessd asks it, on the system bus `connection`.
+func polkitCheck(_ action: String, for subject: DBusValue, on connection: Connection) async throws -> Double {
+    try await Measuring.milliseconds {
         let reply = try await connection.call(
             "org.freedesktop.PolicyKit1", "/org/freedesktop/PolicyKit1/Authority", "org.freedesktop.PolicyKit1.Authority",
             "CheckAuthorization", [subject, .string(action), .dictionary(key: "s", value: "s", []), .uint32(0), .string("")])
@@ -142,7 +145,7 @@ func registerAndLeave(_ connections: Int, perConnection: Int, on desktop: Deskto
             })
         }
     }
-    let live = Measuring.residentMegabytes(desktop.fixture.daemonPID ?? 0)
+    let live = desktop.daemonRSS()
     for app in apps { app.close() }
     let observer = try desktop.connect()
     defer { observer.close() }
