@@ -34,8 +34,11 @@ enum FileSystem {
         }
     }
 
-    /// Creates `path` and missing parents with mode 0700.
+    /// Creates `path` and missing parents with mode 0700. Every save calls
+    /// this (someone may have removed the directory), so an existing one
+    /// costs a single system call.
     static func makeDirectory(_ path: String) throws(DomainError) {
+        if access(path, F_OK) == 0 { return }
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             prefix += "/" + component

@@ -69,9 +69,10 @@ extension GuidedAccessService {
         }
     }
 
-    /// A caller that left while polkit was thinking gets nothing changed.
+    /// A caller that left while polkit was thinking gets nothing changed
+    /// (once the daemon has seen it leave; no round trip to ask the bus).
     func requireStillConnected(_ caller: CallerIdentity, _ call: MethodCall) async throws {
-        guard try await call.connection.owner(of: caller.busName) != nil else {
+        guard try await callers.isConnected(caller.busName, on: call.connection) else {
             throw DomainError.failed("the caller left the bus before authorization finished; nothing was changed")
         }
     }

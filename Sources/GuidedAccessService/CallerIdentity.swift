@@ -101,6 +101,14 @@ final class CallerIdentityCache: Sendable {
     /// How many callers are remembered.
     var count: Int { entries.withLock { $0.count } }
 
+    /// Whether `name` is still on the bus. A remembered caller is connected
+    /// until its `NameOwnerChanged` arrives, which costs no round trip; any
+    /// other name is asked of the bus.
+    func isConnected(_ name: BusName, on bus: Connection) async throws -> Bool {
+        if entries.withLock({ $0[name] != nil }) { return true }
+        return try await bus.owner(of: name) != nil
+    }
+
     /// Forgets each unique name as it leaves `bus`, for as long as `bus` is open.
     func follow(_ bus: Connection) async throws {
         let changes = try await bus.signals(MatchRule(sender: .bus, interface: .bus, member: "NameOwnerChanged"))
