@@ -1,6 +1,6 @@
 # guided-access: build, install and uninstall.
 #
-#   make build                          release build of guided-accessd and guided-access
+#   make build                          release build of guided-accessd and guided-access (Swift runtime linked in)
 #   make install [PREFIX=/usr/local] [DESTDIR=/tmp/stage]
 #   make uninstall [PREFIX=...] [DESTDIR=...]
 #   make test                           = scripts/test (installs deps, builds, runs all tests)
@@ -15,7 +15,9 @@ DOCDIR ?= $(PREFIX)/share/doc/guided-access
 DESTDIR ?=
 
 SWIFT ?= swift
-SWIFT_FLAGS ?=
+# The Swift runtime is linked into the binaries, so they run on machines
+# without a Swift toolchain (and the daemon starts smaller).
+SWIFT_FLAGS ?= --static-swift-stdlib
 # SwiftPM's scratch directory; the release binaries are in $(SCRATCH)/release.
 SCRATCH ?= .build
 BUILD_BIN = $(SCRATCH)/release

@@ -64,6 +64,8 @@ let package = Package(
         // Every performance and footprint target in one table: scripts/bench.
         .executableTarget(name: "guided-access-benchmark", dependencies: ["CDBus", "DBusKit", "DBusTesting", "GuidedAccessContract"],
                           path: "Benchmarks/benchmark"),
+        // The least memory a daemon on this stack (Swift, DBusKit, GSettings) uses: the bench's floor row.
+        .executableTarget(name: "footprint-floor", dependencies: ["CGIO", "DBusKit"], path: "Benchmarks/footprint-floor"),
         .executableTarget(name: "scale-benchmark", dependencies: ["DBusKit", "DBusTesting", "GuidedAccessCore"],
                           path: "Benchmarks/scale-benchmark"),
         .executableTarget(name: "dbus-demo", dependencies: ["DBusKit"], path: "Sources/dbus-demo"),

@@ -22,7 +22,10 @@ func millisecondsToOwner(_ name: BusName, on desktop: Desktop, start: () async t
     }
     let began = ContinuousClock.now
     try await start()
-    guard let at = await owned.value else { throw BenchmarkFailure(description: "\(name) never got an owner") }
+    // A process that dies before owning its name must not hang the run.
+    let deadline = Task { try await Task.sleep(for: .seconds(10)); owned.cancel() }
+    defer { deadline.cancel() }
+    guard let at = await owned.value else { throw BenchmarkFailure(description: "\(name) got no owner within 10 s") }
     return (at - began).milliseconds
 }
 

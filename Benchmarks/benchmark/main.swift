@@ -59,6 +59,20 @@ rows.append(Row(figure: "exec → name owned, median of 5 (ms)", ours: String(fo
 rows.append(Row(figure: "idle RSS (MB)", ours: String(format: "%.1f", idleRSS),
                 reference: String(format: "at-spi-bus-launcher %.1f", launcherRSS),
                 target: String(format: "≤ 2× (%.2f×)", idleRSS / launcherRSS), met: idleRSS <= 2 * launcherRSS))
+// The same stack with no Guided Access code (Benchmarks/footprint-floor),
+// built beside the daemon: how much of the idle figure the stack itself takes.
+let floorName = try BusName(validating: "org.example.FootprintFloor")
+var floorProcess: Process?
+_ = try await millisecondsToOwner(floorName, on: desktop) {
+    floorProcess = try desktop.launch([URL(fileURLWithPath: daemon).deletingLastPathComponent().appendingPathComponent("footprint-floor").path])
+}
+try await Task.sleep(for: .milliseconds(500))
+let floorRSS = Measuring.residentMegabytes(floorProcess!.processIdentifier)
+kill(floorProcess!.processIdentifier, SIGKILL)
+floorProcess!.waitUntilExit()
+rows.append(Row(figure: "floor: Swift + DBusKit + GSettings (MB)", ours: String(format: "%.1f", floorRSS),
+                reference: String(format: "at-spi-bus-launcher %.1f", launcherRSS),
+                target: String(format: "- (%.2f×)", floorRSS / launcherRSS), met: nil))
 rows.append(Row(figure: "binary, stripped (MB)", ours: String(format: "%.2f", try await strippedMegabytes(daemon)),
                 reference: String(format: "at-spi-bus-launcher %.2f", fileMegabytes(launcherPath)), target: "-", met: nil))
 
