@@ -23,10 +23,12 @@ nonisolated func watchSettings(_: UnsafeMutableRawPointer?) -> UnsafeMutableRawP
     let context = g_main_context_new()
     g_main_context_push_thread_default(context)
     let source = g_settings_schema_source_get_default()
-    for id in schemas where g_settings_schema_source_lookup(source, id, 1) != nil {
+    for id in schemas {
+        guard let schema = g_settings_schema_source_lookup(source, id, 1) else { continue }
+        defer { g_settings_schema_unref(schema) }
         // Read every key once and watch for changes, as the daemon does.
         let settings = g_settings_new(id)
-        if let keys = g_settings_list_keys(settings) {
+        if let keys = g_settings_schema_list_keys(schema) {
             var index = 0
             while let key = keys[index] { g_variant_unref(g_settings_get_value(settings, key)); index += 1 }
             g_strfreev(keys)
