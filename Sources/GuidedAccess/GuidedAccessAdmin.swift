@@ -94,6 +94,21 @@ public final class GuidedAccessAdmin: Sendable {
         try await request { try await $0.call(Contract.Session.extendTimeLimit, seconds, interactively: interactive) }
     }
 
+    // MARK: Enforcement on screen
+
+    /// Every id the service gives process `pid` (`GetAppIds`), preferred
+    /// first; a window belongs to the session when `App` is one of them.
+    public func appIDs(ofProcess pid: UInt32) async throws -> [String] {
+        try await request { try await $0.call(Contract.Session.getAppIds, pid) }
+    }
+
+    /// Tells the service what this connection enforces on screen
+    /// (`RegisterEnforcer`), until it closes; a second call replaces the first.
+    /// `capabilities`: `app-lock`, `disabled-regions` and system restriction names.
+    public func registerEnforcer(name: String, enforcing capabilities: [String]) async throws {
+        try await request { try await $0.call(Contract.Session.registerEnforcer, name, capabilities) }
+    }
+
     // MARK: Restrictions
 
     /// Every known custom restriction (`List`).
@@ -310,9 +325,12 @@ public struct GuidedAccessStatus: Sendable, Hashable {
     public var timeRemaining: UInt64
     /// Built-in restriction name → `allow`/`deny`.
     public var systemRestrictions: [String: String]
-    /// Built-in restriction name → where it is enforced: `gsettings:SCHEMA/KEY`
-    /// entries joined by commas, or `published` (only the shell can act on it).
+    /// Built-in restriction name → where it is enforced: `shell:NAME` for each
+    /// registered enforcer, then `gsettings:SCHEMA/KEY` entries, joined by
+    /// commas; `published` when nothing enforces it yet.
     public var systemRestrictionSources: [String: String]
+    /// Shells enforcing the session on screen: name → what each enforces.
+    public var enforcers: [String: [String]]
     /// Regions where input is ignored.
     public var disabledRegions: [GuidedAccessRegion]
     /// A passcode is configured.
@@ -331,6 +349,7 @@ public struct GuidedAccessStatus: Sendable, Hashable {
         timeRemaining = session.timeRemaining.value(in: properties) ?? 0
         systemRestrictions = session.systemRestrictions.value(in: properties) ?? [:]
         systemRestrictionSources = session.systemRestrictionSources.value(in: properties) ?? [:]
+        enforcers = session.enforcers.value(in: properties) ?? [:]
         disabledRegions = (session.disabledRegions.value(in: properties) ?? []).map(GuidedAccessRegion.init)
         isPasscodeSet = session.passcodeSet.value(in: properties) ?? false
         allowedApplications = session.allowedApplications.value(in: properties) ?? []

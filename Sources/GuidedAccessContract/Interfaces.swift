@@ -18,9 +18,10 @@ public enum Contract {
         /// Computed on every read, so never signalled.
         public static let timeRemaining = PropertyDeclaration<UInt64>(name, "TimeRemaining", changes: .none)
         public static let systemRestrictions = property(.systemRestrictions, [String: String].self)
-        /// Fixed by the desktop backend the daemon started with.
-        public static let systemRestrictionSources = PropertyDeclaration<[String: String]>(
-            name, "SystemRestrictionSources", changes: .const)
+        /// The desktop backend's keys, and the enforcers registered now.
+        public static let systemRestrictionSources = PropertyDeclaration<[String: String]>(name, "SystemRestrictionSources")
+        /// Enforcer name → what it enforces.
+        public static let enforcers = PropertyDeclaration<[String: [String]]>(name, "Enforcers")
         public static let disabledRegions = property(.disabledRegions, [WireRegion].self)
         public static let passcodeSet = property(.passcodeSet, Bool.self)
         public static let allowedApplications = property(.allowedApplications, [String].self)
@@ -31,6 +32,9 @@ public enum Contract {
             name, "RequestSession", in: ["enable", "options"], out: "granted")
         public static let setPasscode = MethodDeclaration<String, Void>(name, "SetPasscode", in: ["passcode"])
         public static let extendTimeLimit = MethodDeclaration<UInt64, Void>(name, "ExtendTimeLimit", in: ["seconds"])
+        public static let getAppIds = MethodDeclaration<UInt32, [String]>(name, "GetAppIds", in: ["pid"], out: "ids")
+        public static let registerEnforcer = MethodDeclaration<String, [String], Void>(
+            name, "RegisterEnforcer", in: ["name", "restrictions"])
 
         public static let statusChanged = SignalDeclaration<Bool>(name, "StatusChanged", ["enabled"])
         public static let timeLimitWarning = SignalDeclaration<UInt64>(name, "TimeLimitWarning", ["seconds_left"])

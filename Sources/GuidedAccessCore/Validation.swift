@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A custom-restriction identifier, checked to be reverse-DNS.
 ///
 /// The form (`com.example.app.purchase`: 3–255 bytes, `[A-Za-z0-9_-]` elements
@@ -99,5 +105,21 @@ public enum AppIdentifier {
         guard !app.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw .invalidArgument("the app id contains control characters; remove them")
         }
+        // Ids are Flatpak or desktop ids (no "/") or absolute executable
+        // paths; a relative path names no process, so no window could match.
+        guard app.hasPrefix("/") || !app.contains("/") else {
+            throw .invalidArgument(
+                "the app id \(app) is a relative path, which no process can match; pass an absolute path or an app id such as org.example.Kiosk")
+        }
+    }
+
+    /// The one form of `app` that the service stores and matches: an
+    /// executable path with symlinks and `..` resolved (so `/usr/bin/python3`
+    /// and the `/usr/bin/python3.11` that `/proc` shows are one app); any
+    /// other id as given. A path that does not exist (yet) keeps its spelling.
+    public static func normalized(_ app: String) -> String {
+        guard app.hasPrefix("/"), let resolved = realpath(app, nil) else { return app }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

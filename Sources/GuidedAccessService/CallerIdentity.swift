@@ -12,8 +12,10 @@ public struct CallerIdentity: Sendable, Hashable {
     /// Process start time (clock ticks since boot), so polkit can tell a
     /// recycled pid from the original process.
     public let startTime: UInt64
-    /// Flatpak id, else systemd scope app id, else executable path.
-    public let app: String
+    /// Every id of the caller's app, preferred first (``appIDs(of:procRoot:)``).
+    public let appIDs: [String]
+    /// The preferred one: Flatpak id, else systemd scope app id, else executable path.
+    public var app: String { appIDs[0] }
 
     /// Resolves the caller of `call`.
     public static func of(_ call: MethodCall, procRoot: String = "/proc") async throws -> CallerIdentity {
@@ -22,7 +24,7 @@ public struct CallerIdentity: Sendable, Hashable {
         return CallerIdentity(
             busName: call.sender, processID: pid, userID: credentials.userID,
             startTime: startTime(of: pid, procRoot: procRoot) ?? 0,
-            app: appID(of: pid, procRoot: procRoot))
+            appIDs: appIDs(of: pid, procRoot: procRoot))
     }
 
     /// Field 22 of `/proc/PID/stat`. The command name (field 2) may contain
@@ -35,11 +37,25 @@ public struct CallerIdentity: Sendable, Hashable {
         return fields.count > 19 ? UInt64(fields[19]) : nil
     }
 
-    static func appID(of pid: UInt32, procRoot: String) -> String {
-        if let flatpak = flatpakID(of: pid, procRoot: procRoot) { return flatpak }
-        if let scope = scopeAppID(of: pid, procRoot: procRoot) { return scope }
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(procRoot)/\(pid)/exe")) ?? ""
-        return exe.isEmpty ? "pid:\(pid)" : exe
+    /// Every id the service gives process `pid`, preferred first: its
+    /// Flatpak id, its systemd scope's app id, its executable's path (as the
+    /// kernel resolved it, so symlinks are followed). One app started from
+    /// the shell and from a terminal shares the executable form. Never
+    /// empty: `pid:N` when none can be read.
+    static func appIDs(of pid: UInt32, procRoot: String) -> [String] {
+        let ids = [flatpakID(of: pid, procRoot: procRoot), scopeAppID(of: pid, procRoot: procRoot),
+                   executablePath(of: pid, procRoot: procRoot)].compactMap { $0 }
+        return ids.isEmpty ? ["pid:\(pid)"] : ids
+    }
+
+    /// `/proc/PID/exe`. A binary replaced since the process started (an
+    /// upgrade) reads `PATH (deleted)`; the app is still the one at `PATH`.
+    static func executablePath(of pid: UInt32, procRoot: String) -> String? {
+        guard var path = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(procRoot)/\(pid)/exe"),
+              !path.isEmpty else { return nil }
+        let deleted = " (deleted)"
+        if path.hasSuffix(deleted) { path.removeLast(deleted.count) }
+        return path
     }
 
     /// `[Application] name=` in the sandbox's `/.flatpak-info`.
@@ -65,13 +81,33 @@ public struct CallerIdentity: Sendable, Hashable {
         return nil
     }
 
-    /// `LAUNCHER-ID-RANDOM` → `ID`; `ID@INSTANCE` → `ID`; ids themselves may contain `-`.
+    /// `LAUNCHER-ID-RANDOM` → `ID`; `ID@INSTANCE` → `ID`; ids themselves may
+    /// contain `-`, which systemd writes as `\x2d` (decoded here).
     static func parseScopeName(_ name: String) -> String? {
         let base = name.split(separator: "@").first.map(String.init) ?? name
         let parts = base.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count >= 3 else { return parts.count == 2 ? String(parts[1]) : nil }
+        guard parts.count >= 3 else { return parts.count == 2 ? unescapeUnitName(String(parts[1])) : nil }
         let id = parts.dropFirst().dropLast().joined(separator: "-")
-        return id.isEmpty ? nil : id
+        return id.isEmpty ? nil : unescapeUnitName(id)
+    }
+
+    /// Undoes systemd's unit-name escaping: each `\xNN` is the byte NN.
+    /// Anything that is not a complete escape stays as written.
+    static func unescapeUnitName(_ escaped: String) -> String {
+        guard escaped.contains("\\x") else { return escaped }
+        var bytes: [UInt8] = []
+        var rest = Substring(escaped).utf8[...]
+        while let first = rest.first {
+            if first == UInt8(ascii: "\\"), rest.count >= 4, rest.dropFirst().first == UInt8(ascii: "x"),
+               let byte = UInt8(String(decoding: rest.dropFirst(2).prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(byte)
+                rest = rest.dropFirst(4)
+            } else {
+                bytes.append(first)
+                rest = rest.dropFirst()
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -43,6 +43,8 @@ public final class GuidedAccessService: Sendable {
     let polkit: PolkitAuthority
     /// Who called, per unique bus name.
     let callers = CallerIdentityCache()
+    /// Shells enforcing the session on screen.
+    let enforcers = EnforcerRegistry()
     let desktop: (any DesktopSettings)?
     private let connection: Mutex<Connection?> = Mutex(nil)
     private let deadlineTimer: Mutex<Task<Void, Never>?> = Mutex(nil)
@@ -154,6 +156,13 @@ public final class GuidedAccessService: Sendable {
         } catch {
             log("could not announce \(change): \(error)")
         }
+    }
+
+    /// `Enforcers` and `SystemRestrictionSources` after an enforcer came or went.
+    func announceEnforcers() {
+        guard let bus = connection.withLock({ $0 }) else { return }
+        bus.propertiesChanged(ObjectPath.guidedAccess, ServiceInterface.session.name,
+                              [Contract.Session.enforcers.name, Contract.Session.systemRestrictionSources.name])
     }
 
     private func restrictionPropertiesChanged(_ identifier: String, on bus: Connection) {

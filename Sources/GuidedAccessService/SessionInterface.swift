@@ -15,7 +15,10 @@ extension GuidedAccessService {
             .property(Contract.Session.timeLimit) { self.read { $0.timeLimit } },
             .property(Contract.Session.timeRemaining) { self.read { $0.timeRemaining(now: Date()) } },
             .property(Contract.Session.systemRestrictions) { self.read { $0.systemRestrictions.mapValues(\.rawValue) } },
-            .property(Contract.Session.systemRestrictionSources) { self.read { $0.systemRestrictionSources } },
+            .property(Contract.Session.systemRestrictionSources) {
+                self.enforcers.sources(merging: self.read { $0.systemRestrictionSources })
+            },
+            .property(Contract.Session.enforcers) { self.enforcers.byName },
             .property(Contract.Session.disabledRegions) { self.read { $0.disabledRegions.map(WireRegion.init) } },
             .property(Contract.Session.passcodeSet) { self.read { $0.passcodeIsSet } },
             .property(Contract.Session.allowedApplications) { self.read { $0.allowedApplications } },
@@ -43,13 +46,18 @@ extension GuidedAccessService {
                                           },
                                           change: { model in (try model.extendTimeLimit(seconds: seconds, now: Date()), ()) })
             },
+            .method(Contract.Session.getAppIds) { _, pid in try self.appIDs(ofProcess: pid) },
+            .method(Contract.Session.registerEnforcer) { call, name, restrictions in
+                try await self.registerEnforcer(call, name: name, restrictions: restrictions)
+            },
             .signal(Contract.Session.statusChanged),
             .signal(Contract.Session.timeLimitWarning),
             .signal(Contract.Session.timeExpired),
         ])
     }
 
-    private func start(_ call: MethodCall, app: String, options raw: [String: Variant]) async throws {
+    private func start(_ call: MethodCall, app typed: String, options raw: [String: Variant]) async throws {
+        let app = AppIdentifier.normalized(typed)
         let options = try Options(raw, allowed: [
             "time-limit": UInt64.dbusSignature, "system-restrictions": [String: String].dbusSignature,
             "disabled-regions": [WireRegion].dbusSignature, "restrictions": [String: String].dbusSignature,
@@ -115,8 +123,13 @@ extension GuidedAccessService {
         let options = try Options(raw, allowed: ["reason": "s"])
         let caller = try await identify(call)
         let reason = options.get("reason", String.self) ?? ""
-        let (active, lockedApp, listed) = read { ($0.enabled, $0.app, $0.mayRequestSession(app: caller.app)) }
-        if enable && active { return lockedApp == caller.app }
+        // The caller is the session's app when the session's App is any of
+        // its ids, and listed when any of its ids is; that id is the one used.
+        let (active, lockedApp) = read { ($0.enabled, $0.app) }
+        let listedID = read { model in caller.appIDs.first { model.mayRequestSession(app: $0) } }
+        let app = active ? caller.appIDs.first { $0 == lockedApp } ?? caller.app : listedID ?? caller.app
+        let listed = listedID != nil
+        if enable && active { return lockedApp == app }
         if !enable && !active { return true }
         if enable && !listed {
             guard case .authorized = await polkit.check(.requestSession, for: caller, interactive: call.allowsInteractiveAuthorization) else {
@@ -132,8 +145,8 @@ extension GuidedAccessService {
         }
         do {
             let changes = try model.with { model in
-                enable ? try model.start(app: caller.app, requestedBy: caller.app, now: Date())
-                       : try model.end(requestedBy: caller.app, now: Date())
+                enable ? try model.start(app: app, requestedBy: app, now: Date())
+                       : try model.end(requestedBy: app, now: Date())
             }
             audit(caller, enable ? "request-session" : "request-session-end", reason, .allowed)
             call.afterReply { self.publish(changes) }

@@ -106,3 +106,14 @@ public enum SystemRestriction: String, Codable, Sendable, CaseIterable {
     /// The shell's power/log-out menu.
     case powerMenu = "power-menu"
 }
+
+/// What a shell or compositor may say it enforces (`RegisterEnforcer`): the
+/// system restrictions by their wire names, plus these two of its own.
+public enum EnforcedCapability {
+    /// Only the locked app is reachable.
+    public static let appLock = "app-lock"
+    /// Input inside `DisabledRegions` goes nowhere.
+    public static let disabledRegions = "disabled-regions"
+    /// Every name `RegisterEnforcer` accepts.
+    public static let all: [String] = [appLock, disabledRegions] + SystemRestriction.allCases.map(\.rawValue)
+}

@@ -15,7 +15,7 @@ struct Status: AsyncParsableCommand {
                 "version": Int(status.version), "enabled": status.isEnabled, "state": status.state, "app": status.app,
                 "startedAt": status.startedAt, "timeLimit": status.timeLimit, "timeRemaining": status.timeRemaining,
                 "systemRestrictions": status.systemRestrictions,
-                "systemRestrictionSources": status.systemRestrictionSources,
+                "systemRestrictionSources": status.systemRestrictionSources, "enforcers": status.enforcers,
                 "disabledRegions": status.disabledRegions.map { [Int($0.x), Int($0.y), Int($0.width), Int($0.height)] },
                 "passcodeSet": status.isPasscodeSet, "allowedApplications": status.allowedApplications,
             ] as [String: Any])
@@ -35,6 +35,8 @@ struct Status: AsyncParsableCommand {
         }
         rows.append(["Passcode:", status.isPasscodeSet ? "set" : "not set"])
         rows.append(["Allowed apps:", status.allowedApplications.isEmpty ? "none" : status.allowedApplications.joined(separator: ", ")])
+        rows.append(["Enforced on screen by:", status.enforcers.isEmpty ? "nothing (no shell has registered)"
+                     : status.enforcers.keys.sorted().map { "\($0) (\(status.enforcers[$0]!.joined(separator: ", ")))" }.joined(separator: "; ")])
         emit(table(rows))
         emit("")
         emit(table([["SYSTEM RESTRICTION", "STATE", "ENFORCED THROUGH"]] + status.systemRestrictionSources.keys.sorted().map {
@@ -42,21 +44,24 @@ struct Status: AsyncParsableCommand {
         }))
     }
 
-    /// `gsettings:S/K1,gsettings:S/K2` → `gsettings S (K1, K2)`; `published` stays.
+    /// `shell:N,gsettings:S/K1,gsettings:S/K2` → `shell N; gsettings S (K1, K2)`; `published` stays.
     static func summary(ofSource source: String) -> String {
-        let keys = source.split(separator: ",").compactMap { entry -> (String, String)? in
-            guard entry.hasPrefix("gsettings:") else { return nil }
-            let parts = entry.dropFirst("gsettings:".count).split(separator: "/", maxSplits: 1).map(String.init)
-            return parts.count == 2 ? (parts[0], parts[1]) : nil
+        var shells: [String] = [], schemas: [String] = [], keysBySchema: [String: [String]] = [:], other: [String] = []
+        for entry in source.split(separator: ",").map(String.init) {
+            let key = entry.hasPrefix("gsettings:") ? entry.dropFirst("gsettings:".count).split(separator: "/", maxSplits: 1) : []
+            if entry.hasPrefix("shell:") {
+                shells.append(String(entry.dropFirst("shell:".count)))
+            } else if key.count == 2 {
+                let schema = String(key[0])
+                if keysBySchema[schema] == nil { schemas.append(schema) }
+                keysBySchema[schema, default: []].append(String(key[1]))
+            } else {
+                other.append(entry)
+            }
         }
-        guard !keys.isEmpty else { return source }
-        var schemas: [String] = []
-        var keysBySchema: [String: [String]] = [:]
-        for (schema, key) in keys {
-            if keysBySchema[schema] == nil { schemas.append(schema) }
-            keysBySchema[schema, default: []].append(key)
-        }
-        return "gsettings " + schemas.map { "\($0) (\(keysBySchema[$0]!.joined(separator: ", ")))" }.joined(separator: "; ")
+        let parts = (shells.isEmpty ? [] : ["shell " + shells.joined(separator: ", ")])
+            + schemas.map { "gsettings \($0) (\(keysBySchema[$0]!.joined(separator: ", ")))" } + other
+        return parts.joined(separator: "; ")
     }
 }
 

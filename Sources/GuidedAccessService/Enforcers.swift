@@ -1,0 +1,126 @@
+import DBusKit
+import GuidedAccessContract
+import GuidedAccessCore
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Shells and compositors that enforce the session on screen, each as it
+/// said with `RegisterEnforcer`, for as long as its connection lives. The
+/// service only reports them (`Enforcers`, `SystemRestrictionSources`); what
+/// they do on screen is theirs.
+final class EnforcerRegistry: Sendable {
+    private struct Registration {
+        let connection: BusName
+        let name: String
+        let capabilities: [String]
+    }
+
+    /// In registration order, one per connection.
+    private let registrations = Mutex<[Registration]>([])
+
+    /// Records (or replaces) what `connection` enforces; true when this
+    /// connection had not registered before.
+    func register(_ connection: BusName, name: String, capabilities: [String]) -> Bool {
+        registrations.withLock { registrations in
+            let isNew = !registrations.contains { $0.connection == connection }
+            registrations.removeAll { $0.connection == connection }
+            registrations.append(Registration(connection: connection, name: name, capabilities: capabilities))
+            return isNew
+        }
+    }
+
+    /// Forgets `connection`; true when it had registered.
+    func remove(_ connection: BusName) -> Bool {
+        registrations.withLock { registrations in
+            let before = registrations.count
+            registrations.removeAll { $0.connection == connection }
+            return registrations.count != before
+        }
+    }
+
+    /// `Enforcers`: name → what it enforces. When two connections use one
+    /// name, the later registration is shown.
+    var byName: [String: [String]] {
+        registrations.withLock { registrations in
+            var names: [String: [String]] = [:]
+            for registration in registrations { names[registration.name] = registration.capabilities }
+            return names
+        }
+    }
+
+    /// `SystemRestrictionSources`: `shell:NAME` for each enforcer that covers
+    /// a restriction, before the desktop's own entries (which still apply);
+    /// `published` only while nothing enforces it.
+    func sources(merging desktop: [String: String]) -> [String: String] {
+        let enforcers = byName
+        return desktop.reduce(into: [:]) { sources, entry in
+            let (restriction, desktopSource) = entry
+            let shells = enforcers.filter { $0.value.contains(restriction) }.keys.sorted().map { "shell:\($0)" }
+            let own = desktopSource == "published" && !shells.isEmpty ? [] : [desktopSource]
+            sources[restriction] = (shells + own).joined(separator: ",")
+        }
+    }
+}
+
+extension GuidedAccessService {
+    /// Longest enforcer name accepted, in bytes.
+    static let maxEnforcerNameBytes = 64
+
+    /// `RegisterEnforcer`: no polkit check, as it changes nothing but what
+    /// the service reports; callers of another user are refused like every call.
+    func registerEnforcer(_ call: MethodCall, name: String, restrictions: [String]) async throws {
+        try Self.validateEnforcer(name: name, capabilities: restrictions)
+        let caller = try await identify(call)
+        var capabilities: [String] = []
+        for capability in restrictions where !capabilities.contains(capability) { capabilities.append(capability) }
+        let isNew = enforcers.register(caller.busName, name: name, capabilities: capabilities)
+        log("enforcer \(name) (\(caller.busName), \(caller.app)) enforces: \(capabilities.joined(separator: ", "))")
+        call.afterReply { self.announceEnforcers() }
+        guard isNew else { return }
+        let bus = call.connection
+        Task {
+            do {
+                for await owner in try await bus.watchOwner(of: caller.busName) where owner == nil { break }
+            } catch {
+                log("cannot watch enforcer \(name) (\(caller.busName)): \(error); treating it as gone")
+            }
+            if enforcers.remove(caller.busName) {
+                log("enforcer \(name) (\(caller.busName)) left the bus")
+                announceEnforcers()
+            }
+        }
+    }
+
+    static func validateEnforcer(name: String, capabilities: [String]) throws(DomainError) {
+        let allowed = name.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+        }
+        guard !name.isEmpty, name.utf8.count <= maxEnforcerNameBytes, allowed else {
+            throw .invalidArgument(
+                "the enforcer name must be 1 to \(maxEnforcerNameBytes) of A-Z a-z 0-9 . _ -, e.g. gnome-shell")
+        }
+        for capability in capabilities where !EnforcedCapability.all.contains(capability) {
+            throw .invalidArgument(
+                "\(capability) is nothing an enforcer can enforce; use any of \(EnforcedCapability.all.joined(separator: ", "))")
+        }
+    }
+
+    /// `GetAppIds`: the ids of a process of this service's user, so an
+    /// enforcer matches windows by the same rule as the service.
+    func appIDs(ofProcess pid: UInt32) throws(DomainError) -> [String] {
+        var info = stat()
+        guard pid > 0, stat("/proc/\(pid)", &info) == 0 else {
+            throw .invalidArgument("no process has pid \(pid)")
+        }
+        guard info.st_uid == getuid() else {
+            throw .permissionDenied(
+                "process \(pid) belongs to user \(info.st_uid); this service gives the app ids of user \(getuid())'s processes only")
+        }
+        return CallerIdentity.appIDs(of: pid, procRoot: "/proc")
+    }
+}

@@ -1,0 +1,130 @@
+import DBusKit
+import DBusTesting
+import Foundation
+@testable import GuidedAccessService
+import Testing
+
+/// What a shell needs to enforce the session on screen: one identity rule
+/// for apps (`GetAppIds`, `Start`'s normalised app) and `RegisterEnforcer`.
+@Suite("Enforcement by the shell", .timeLimit(.minutes(2)))
+struct EnforcementTests {
+    /// Starts `argv` and returns it running; the caller ends it with ``end(_:)``.
+    static func spawn(_ argv: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: argv[0])
+        process.arguments = Array(argv.dropFirst())
+        try process.run()
+        return process
+    }
+
+    /// SIGKILL: children inherit the test runner's blocked SIGTERM.
+    static func end(_ process: Process) {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    @Test("GetAppIds: a symlinked, then replaced, executable has one id, the one Start stores for the typed symlink",
+          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+    func oneIdentityHoweverStarted() async throws {
+        try await withHarness(.init(polkit: .real())) { h in
+            let client = try h.connect()
+            let directory = h.directory.appendingPathComponent("apps")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let binary = directory.appendingPathComponent("kiosk").path
+            let link = directory.appendingPathComponent("kiosk-link").path
+            try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: binary)
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: binary)
+
+            let app = try Self.spawn([link, "60"])
+            defer { Self.end(app) }
+            let ids = try await client.ga(GA.session, "GetAppIds", [.uint32(UInt32(app.processIdentifier))])
+            #expect(ids == [.array(element: "s", [.string(binary)])], "the kernel's resolved path, not the symlink")
+
+            // An upgrade replaces the binary under the running process: /proc says "(deleted)".
+            try FileManager.default.removeItem(atPath: binary)
+            try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: binary)
+            let afterUpgrade = try await client.ga(GA.session, "GetAppIds", [.uint32(UInt32(app.processIdentifier))])
+            #expect(afterUpgrade == [.array(element: "s", [.string(binary)])])
+
+            // Start with the symlink stores the resolved path: the process's id.
+            #expect(try await h.busctlCall(GA.session, "Start", ["sa{sv}", link, "0"]).ok)
+            #expect(try await client.property(GA.session, "App", as: String.self) == binary)
+            #expect(try await h.busctlCall(GA.session, "End", ["a{sv}", "0"]).ok)
+
+            // A path that does not exist keeps its spelling; a relative one can never match.
+            #expect(try await h.busctlCall(GA.session, "Start", ["sa{sv}", "/usr/bin/not-installed-kiosk", "0"]).ok)
+            #expect(try await client.property(GA.session, "App", as: String.self) == "/usr/bin/not-installed-kiosk")
+            #expect(try await h.busctlCall(GA.session, "End", ["a{sv}", "0"]).ok)
+            let relative = try await h.gdbus(GA.session, "Start", ["'bin/kiosk'", "{}"])
+            #expect(relative.errorName == GA.error("InvalidArgument"), "\(relative)")
+            #expect(relative.stderr.contains("relative path"))
+        }
+    }
+
+    @Test("GetAppIds refuses another user's process (PermissionDenied) and a pid that does not exist (InvalidArgument)",
+          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+    func appIdsOfOthers() async throws {
+        try await withHarness { h in
+            let client = try h.connect()
+            let other = try Self.spawn(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sleep", "60"])
+            defer { Self.end(other) }
+            // setpriv execs sleep in the same process once it has dropped to uid 65534.
+            #expect(await eventually(timeout: .seconds(5)) {
+                (try? String(contentsOfFile: "/proc/\(other.processIdentifier)/comm", encoding: .utf8)) == "sleep\n"
+            })
+            let refused = try await h.gdbus(GA.session, "GetAppIds", ["\(other.processIdentifier)"])
+            #expect(refused.errorName == GA.error("PermissionDenied"), "\(refused)")
+            #expect(refused.stderr.contains("belongs to user 65534"))
+
+            let gone = try Self.spawn(["/bin/true"])
+            gone.waitUntilExit()
+            let missing = await client.gaError(GA.session, "GetAppIds", [.uint32(UInt32(gone.processIdentifier))])
+            #expect(missing == GA.error("InvalidArgument"))
+        }
+    }
+
+    @Test("RegisterEnforcer: Enforcers and SystemRestrictionSources name the shell while its connection lives, with PropertiesChanged")
+    func registerEnforcer() async throws {
+        try await withHarness { h in
+            let observer = try h.connect()
+            let changes = try await observer.gaSignals("org.freedesktop.DBus.Properties", "PropertiesChanged")
+            let before = try await observer.property(GA.session, "SystemRestrictionSources", as: [String: String].self)
+
+            let shell = try h.connect()
+            #expect(try await shell.ga(GA.session, "RegisterEnforcer", [.string("test-shell"), strings(["app-lock", "keyboards", "keyboards"])]) == [])
+            #expect(await next(changes)?.arguments.first == .string(GA.session))
+            let busctl = try await h.busctl(getProperty(GA.session, "Enforcers"))
+            #expect(busctl.output == #"a{sas} 1 "test-shell" 2 "app-lock" "keyboards""#, "\(busctl)")
+            let sources = try await observer.property(GA.session, "SystemRestrictionSources", as: [String: String].self)
+            let desktopKeyboards = try #require(before["keyboards"])
+            #expect(sources["keyboards"] == (desktopKeyboards == "published" ? "shell:test-shell" : "shell:test-shell,\(desktopKeyboards)"))
+            #expect(sources["touch"] == before["touch"], "what the shell does not enforce keeps its source")
+
+            // A second call replaces the first.
+            _ = try await shell.ga(GA.session, "RegisterEnforcer", [.string("test-shell"), strings(["touch"])])
+            #expect(await eventually(timeout: .seconds(5)) {
+                (try? await observer.property(GA.session, "Enforcers", as: [String: [String]].self)) == ["test-shell": ["touch"]]
+            })
+
+            // Bad input names the problem.
+            #expect(await shell.gaError(GA.session, "RegisterEnforcer", [.string("test-shell"), strings(["teleport"])])
+                    == GA.error("InvalidArgument"))
+            #expect(await shell.gaError(GA.session, "RegisterEnforcer", [.string("no spaces"), strings([])])
+                    == GA.error("InvalidArgument"))
+
+            // The registration ends with the connection.
+            shell.close()
+            #expect(await eventually(timeout: .seconds(10)) {
+                (try? await observer.property(GA.session, "Enforcers", as: [String: [String]].self)) == [:]
+            })
+            #expect(try await observer.property(GA.session, "SystemRestrictionSources", as: [String: String].self) == before)
+        }
+    }
+
+    @Test("Scope names: launcher and random suffix dropped, systemd's \\x2d escapes decoded")
+    func scopeNames() {
+        #expect(CallerIdentity.parseScopeName("gnome-org.gnome.TextEditor-4242") == "org.gnome.TextEditor")
+        #expect(CallerIdentity.parseScopeName("gnome-firefox\\x2desr-4242") == "firefox-esr")
+        #expect(CallerIdentity.unescapeUnitName("a\\x2db\\x2") == "a-b\\x2", "an incomplete escape stays as written")
+    }
+}
