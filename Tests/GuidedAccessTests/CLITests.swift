@@ -83,6 +83,18 @@ struct CLITests {
         #expect(status["disabledRegions"] as? [[Int]] == [[0, 0, 100, 50], [10, 20, 30, 40]])
         result = try await fixture.cli(["status"])
         #expect(result.stdout.contains("/usr/bin/kiosk") && result.stdout.contains("1h30m"))
+        #expect(result.stdout.contains("Enforced on screen by:  nothing"), "\(result.stdout)")
+
+        // A shell registers (through the client library); status says who enforces what.
+        let shell = try GuidedAccessAdmin(connection: Connection(.address(fixture.address)))
+        try await shell.registerEnforcer(name: "test-shell", enforcing: ["app-lock", "touch"])
+        result = try await fixture.cli(["status"])
+        #expect(result.stdout.contains("test-shell (app-lock, touch)"), "\(result.stdout)")
+        #expect(result.stdout.contains("shell test-shell; gsettings org.gnome.desktop.peripherals.touchpad (send-events)"),
+                "\(result.stdout)")
+        status = try #require(try Self.json(try await fixture.cli(["status", "--json"]).stdout) as? [String: Any])
+        #expect(status["enforcers"] as? [String: [String]] == ["test-shell": ["app-lock", "touch"]])
+        shell.close()
 
         result = try await fixture.cli(["start", "--app", "/usr/bin/other"])
         #expect(result.status == 5, "a second start is an invalid state: \(result.stderr)")
