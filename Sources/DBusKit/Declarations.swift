@@ -100,6 +100,13 @@ extension Member {
         .property(declaration.name, T.self, changes: declaration.changes, get: get)
     }
 
+    /// Implements a declared read-only property of objects that share one
+    /// interface value; the getter is told which object is read.
+    public static func property<T: DBusType>(_ declaration: PropertyDeclaration<T>,
+                                             at get: @escaping @Sendable (ObjectPath) -> T) -> Member {
+        .property(declaration.name, T.self, changes: declaration.changes, at: get)
+    }
+
     /// Lists a declared signal in the interface.
     public static func signal<each Arg: DBusType>(_ declaration: SignalDeclaration<repeat each Arg>) -> Member {
         var signatures: [Signature] = []

@@ -91,7 +91,9 @@ public struct Property: Sendable {
     public let signature: Signature
     public let access: PropertyAccess
     public let changes: PropertyChangeBehavior
-    let get: (@Sendable () throws -> DBusValue)?
+    /// Receives the path of the object read, so one interface value can
+    /// serve many objects (DBusKit stores it once for all of them).
+    let get: (@Sendable (ObjectPath) throws -> DBusValue)?
     let set: (@Sendable (MethodCall, DBusValue) async throws -> Void)?
 }
 
@@ -177,7 +179,18 @@ extension Member {
         get: @escaping @Sendable () -> T
     ) -> Member {
         .property(Property(name: name, signature: T.dbusSignature, access: .read, changes: changes,
-                           get: { get().dbusValue }, set: nil))
+                           get: { _ in get().dbusValue }, set: nil))
+    }
+
+    /// Declares a read-only property whose getter is told which object is
+    /// read: an interface declared this way is shared by every object that
+    /// exports it, instead of one copy with its own closures per object.
+    public static func property<T: DBusType>(
+        _ name: MemberName, _ type: T.Type = T.self, changes: PropertyChangeBehavior = .emits,
+        at get: @escaping @Sendable (ObjectPath) -> T
+    ) -> Member {
+        .property(Property(name: name, signature: T.dbusSignature, access: .read, changes: changes,
+                           get: { get($0).dbusValue }, set: nil))
     }
 
     /// Declares a read-write property. After a successful set, the layer
@@ -187,7 +200,7 @@ extension Member {
         get: @escaping @Sendable () -> T, set: @escaping @Sendable (MethodCall, T) async throws -> Void
     ) -> Member {
         .property(Property(name: name, signature: T.dbusSignature, access: .readwrite, changes: changes,
-                           get: { get().dbusValue }, set: { call, value in try await set(call, try T(dbusValue: value)) }))
+                           get: { _ in get().dbusValue }, set: { call, value in try await set(call, try T(dbusValue: value)) }))
     }
 
     /// Declares a signal; arguments are (name, Swift type) pairs.

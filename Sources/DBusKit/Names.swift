@@ -72,6 +72,27 @@ public struct ObjectPath: CheckedName {
         }
         return out
     }
+
+    /// The string `escapeElement` made `element` from; nil when `element`
+    /// is not such an escape (a `_` not followed by two hex digits).
+    public static func unescapeElement(_ element: Substring) -> String? {
+        if element == "_" { return "" }
+        var bytes: [UInt8] = []
+        var rest = element.utf8[...]
+        while let first = rest.first {
+            guard first == UInt8(ascii: "_") else {
+                bytes.append(first)
+                rest = rest.dropFirst()
+                continue
+            }
+            guard rest.count >= 3, let byte = UInt8(String(decoding: rest.dropFirst().prefix(2), as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            bytes.append(byte)
+            rest = rest.dropFirst(3)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
 }
 
 extension String {

@@ -22,7 +22,7 @@ final class ObjectTree {
         announced[path] = [:]
         announcedObjects[path] = nil
         for interface in interfaces {
-            announced[path]![interface.name] = currentValues(interface, watched: true)
+            announced[path]![interface.name] = currentValues(interface, at: path, watched: true)
         }
         if let manager = manager(of: path) {
             try? connection.emit(manager, .objectManager, "InterfacesAdded", [.objectPath(path), interfacesAndProperties(path)])
@@ -47,12 +47,12 @@ final class ObjectTree {
 
     /// Values of the readable properties; `watched` limits to those whose
     /// announced value stays current (they signal changes, or never change).
-    private func currentValues(_ interface: Interface, watched: Bool) -> [MemberName: DBusValue] {
+    private func currentValues(_ interface: Interface, at path: ObjectPath, watched: Bool) -> [MemberName: DBusValue] {
         var values: [MemberName: DBusValue] = [:]
         for property in interface.properties.values {
             guard let get = property.get else { continue }
             if watched && property.changes == .none { continue }
-            if let value = try? get() { values[property.name] = value }
+            if let value = try? get(path) { values[property.name] = value }
         }
         return values
     }
@@ -64,7 +64,7 @@ final class ObjectTree {
         for name in names {
             guard let property = interface.properties[name], let get = property.get,
                   property.changes == .emits || property.changes == .invalidates,
-                  let value = try? get(), announced[path]?[interfaceName]?[name] != value else { continue }
+                  let value = try? get(path), announced[path]?[interfaceName]?[name] != value else { continue }
             announced[path]![interfaceName]![name] = value
             announcedObjects[path] = nil
             if property.changes == .emits {
@@ -97,7 +97,7 @@ final class ObjectTree {
                 })
             } else {
                 fromAnnouncements = false
-                properties = propertyDictionary(interface)
+                properties = propertyDictionary(interface, at: path)
             }
             return DBusValue.DictionaryEntry(key: .string(interface.name.rawValue), value: properties)
         }
@@ -106,11 +106,11 @@ final class ObjectTree {
         return built
     }
 
-    private func propertyDictionary(_ interface: Interface) -> DBusValue {
+    private func propertyDictionary(_ interface: Interface, at path: ObjectPath) -> DBusValue {
         var entries: [DBusValue.DictionaryEntry] = []
         entries.reserveCapacity(interface.readableProperties.count)
         for property in interface.readableProperties {
-            if let value = try? property.get?() { entries.append(.init(key: .string(property.name.rawValue), value: .variant(value))) }
+            if let value = try? property.get?(path) { entries.append(.init(key: .string(property.name.rawValue), value: .variant(value))) }
         }
         return .dictionary(key: "s", value: "v", entries)
     }
@@ -211,10 +211,10 @@ final class ObjectTree {
                 guard call.message.signature == "ss" else { throw DBusError.invalidArgs("Get expects 'ss', got '\(call.message.signature)'") }
                 let found = try property(of: try interface())
                 guard let get = found.get else { throw DBusError.accessDenied("property \(found.name) is write-only") }
-                reply(call, [.variant(try get())], expecting: "ss")
+                reply(call, [.variant(try get(call.path))], expecting: "ss")
             case "GetAll":
                 guard call.message.signature == "s" else { throw DBusError.invalidArgs("GetAll expects 's', got '\(call.message.signature)'") }
-                reply(call, [propertyDictionary(try interface())], expecting: "s")
+                reply(call, [propertyDictionary(try interface(), at: call.path)], expecting: "s")
             case "Set":
                 guard call.message.signature == "ssv" else { throw DBusError.invalidArgs("Set expects 'ssv', got '\(call.message.signature)'") }
                 let owner = try interface()

@@ -19,6 +19,12 @@ extension ObjectPath {
     public static func restriction(_ identifier: String) -> ObjectPath? {
         try? ObjectPath(validating: GuidedAccessBus.restrictionPathPrefix + ObjectPath.escapeElement(identifier))
     }
+
+    /// The identifier whose restriction object is at `path`; nil for any other path.
+    public static func restrictionIdentifier(at path: ObjectPath) -> String? {
+        guard path.rawValue.hasPrefix(GuidedAccessBus.restrictionPathPrefix) else { return nil }
+        return ObjectPath.unescapeElement(path.rawValue.dropFirst(GuidedAccessBus.restrictionPathPrefix.count))
+    }
 }
 
 extension ServiceInterface {

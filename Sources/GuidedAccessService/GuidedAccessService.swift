@@ -45,6 +45,8 @@ public final class GuidedAccessService: Sendable {
     let callers = CallerIdentityCache()
     /// Shells enforcing the session on screen.
     let enforcers = EnforcerRegistry()
+    /// Built on first use (its getters need `self`), then shared by every restriction object.
+    let restrictionObject = Mutex<Interface?>(nil)
     let desktop: (any DesktopSettings)?
     private let connection: Mutex<Connection?> = Mutex(nil)
     private let deadlineTimer: Mutex<Task<Void, Never>?> = Mutex(nil)
@@ -86,7 +88,7 @@ public final class GuidedAccessService: Sendable {
 
     /// Every interface of the contract, including the per-restriction one;
     /// the source of `dbus/*.xml`.
-    public var contractInterfaces: [Interface] { interfaces + [restrictionObjectDeclaration("")] }
+    public var contractInterfaces: [Interface] { interfaces + [restrictionObjectDeclaration] }
 
     /// Exports every object, then takes the bus name (so no early call is
     /// lost), and arms the time-limit timer of a resumed session.
@@ -175,7 +177,7 @@ public final class GuidedAccessService: Sendable {
 
     private func exportRestriction(_ identifier: String, on bus: Connection) {
         guard let path = ObjectPath.restriction(identifier) else { return }
-        bus.export(path, [restrictionObjectDeclaration(identifier)])
+        bus.export(path, [restrictionObjectDeclaration])
     }
 
     // MARK: Time limit

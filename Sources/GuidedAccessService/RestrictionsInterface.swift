@@ -61,17 +61,25 @@ extension GuidedAccessService {
         }
     }
 
-    /// `org.guidedaccess.Restriction1` for one identifier; each property is
-    /// one lookup in the model, as whole-tree reads ask every object.
-    func restrictionObjectDeclaration(_ identifier: String) -> Interface {
-        Interface(ServiceInterface.restriction.name, [
-            .property(Contract.Restriction.identifier) { identifier },
-            .property(Contract.Restriction.text) { self.record(identifier, \.text, absent: "") },
-            .property(Contract.Restriction.detailText) { self.record(identifier, \.detail, absent: "") },
-            .property(Contract.Restriction.state) { self.read { $0.restrictionState(of: identifier).rawValue } },
-            .property(Contract.Restriction.app) { self.record(identifier, \.app, absent: "") },
-            .property(Contract.Restriction.registered) { self.record(identifier, \.registered, absent: false) },
-        ])
+    /// `org.guidedaccess.Restriction1`, one value shared by every restriction
+    /// object: each getter finds its identifier from the object's path, and
+    /// each property is one lookup in the model, as whole-tree reads ask
+    /// every object.
+    var restrictionObjectDeclaration: Interface {
+        restrictionObject.withLock { cached in
+            if let cached { return cached }
+            let identifier: @Sendable (ObjectPath) -> String = { ObjectPath.restrictionIdentifier(at: $0) ?? "" }
+            let declaration = Interface(ServiceInterface.restriction.name, [
+                .property(Contract.Restriction.identifier, at: identifier),
+                .property(Contract.Restriction.text) { self.record(identifier($0), \.text, absent: "") },
+                .property(Contract.Restriction.detailText) { self.record(identifier($0), \.detail, absent: "") },
+                .property(Contract.Restriction.state) { path in self.read { $0.restrictionState(of: identifier(path)).rawValue } },
+                .property(Contract.Restriction.app) { self.record(identifier($0), \.app, absent: "") },
+                .property(Contract.Restriction.registered) { self.record(identifier($0), \.registered, absent: false) },
+            ])
+            cached = declaration
+            return declaration
+        }
     }
 
     private func record<T>(_ identifier: String, _ field: KeyPath<RestrictionRecord, T>, absent: T) -> T {

@@ -21,6 +21,19 @@ import Testing
         #expect(throws: Never.self) { try Signature(validating: "a{sv}(ia(ss))") }
     }
 
+    @Test(arguments: ["", "com.example.app.purchase", "a_b-c d", "ünïcödé ✓", "_"])
+    func escapedPathElementsRoundTrip(_ text: String) throws {
+        let element = ObjectPath.escapeElement(text)
+        #expect(throws: Never.self) { try ObjectPath(validating: "/" + element) }
+        #expect(ObjectPath.unescapeElement(Substring(element)) == text)
+    }
+
+    @Test func unescapingRefusesWhatEscapingNeverWrites() {
+        #expect(ObjectPath.unescapeElement("a_2") == nil, "an escape needs two hex digits")
+        #expect(ObjectPath.unescapeElement("_zz") == nil)
+        #expect(ObjectPath.unescapeElement("_ff_fe") == nil, "bytes that are not UTF-8")
+    }
+
     @Test func stringsWithNulNeverReachLibdbus() {
         #expect(throws: InvalidNameError.self) {
             _ = try Message.signal(path: "/a", interface: "org.example.I", member: "S", arguments: [.string("a\u{0}b")])
