@@ -31,6 +31,12 @@ SYSTEMD_USER_UNIT_DIR ?= $(or $(shell pkg-config --variable=systemduserunitdir s
 # polkitd reads actions only from /usr/share/polkit-1/actions, whatever PREFIX is.
 POLKIT_ACTIONS_DIR ?= /usr/share/polkit-1/actions
 
+# The GNOME Shell extension that enforces the session on screen. Its entry
+# point depends on the shell's major version (43/44 legacy, 45+ ES module):
+# the installed gnome-shell's, else Debian 12's 43.
+SHELL_EXTENSIONS_DIR ?= /usr/share/gnome-shell/extensions
+GNOME_SHELL_VERSION ?= $(or $(shell gnome-shell --version 2>/dev/null | sed -n 's/^GNOME Shell \([0-9]*\).*/\1/p'),43)
+
 INSTALL ?= install
 
 .PHONY: all build install uninstall test run
@@ -61,6 +67,7 @@ install:
 	chmod 0644 "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/guided-accessd.service"
 	$(INSTALL) -m 0644 polkit/org.guidedaccess.policy "$(DESTDIR)$(POLKIT_ACTIONS_DIR)/org.guidedaccess.policy"
 	$(INSTALL) -m 0644 polkit/50-guided-access-example.rules "$(DESTDIR)$(DOCDIR)/examples/50-guided-access-example.rules"
+	shell/gnome/install "$(DESTDIR)$(SHELL_EXTENSIONS_DIR)" $(GNOME_SHELL_VERSION)
 	@echo "Installed. Users pick up the new service with: systemctl --user daemon-reload"
 	@echo "(the session bus rereads activation files by itself; the first call starts guided-accessd)."
 
@@ -70,6 +77,7 @@ uninstall:
 	    "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/guided-accessd.service" \
 	    "$(DESTDIR)$(POLKIT_ACTIONS_DIR)/org.guidedaccess.policy" \
 	    "$(DESTDIR)$(DOCDIR)/examples/50-guided-access-example.rules"
+	rm -rf "$(DESTDIR)$(SHELL_EXTENSIONS_DIR)/guided-access@guidedaccess.org"
 	-rmdir "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DOCDIR)" 2>/dev/null
 
 test:

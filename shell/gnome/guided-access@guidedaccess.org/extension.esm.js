@@ -1,0 +1,31 @@
+// Entry point for GNOME Shell 45 and later, which load extensions as ES
+// modules; installed there as extension.js (see ../install). The logic in
+// lib/ is shared with GNOME 43/44 (extension.js) and takes the GNOME
+// libraries from here.
+import Gio from 'gi://Gio';
+import GLib from 'gi://GLib';
+import St from 'gi://St';
+import Clutter from 'gi://Clutter';
+import Meta from 'gi://Meta';
+import Shell from 'gi://Shell';
+import {Extension} from 'resource:///org/gnome/shell/extensions/extension.js';
+import * as Main from 'resource:///org/gnome/shell/ui/main.js';
+import * as ModalDialog from 'resource:///org/gnome/shell/ui/modalDialog.js';
+import * as PanelMenu from 'resource:///org/gnome/shell/ui/panelMenu.js';
+
+import {Enforcer} from './lib/enforcer.js';
+
+export default class GuidedAccessExtension extends Extension {
+    enable() {
+        this._enforcer = new Enforcer({
+            Gio, GLib, St, Clutter, Meta, Shell, Main, ModalDialog, PanelMenu,
+            settings: this.getSettings(),
+        });
+        this._enforcer.enable();
+    }
+
+    disable() {
+        this._enforcer.disable();
+        this._enforcer = null;
+    }
+}

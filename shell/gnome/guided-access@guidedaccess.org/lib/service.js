@@ -1,0 +1,265 @@
+// The extension's view of guided-accessd on the session bus.
+//
+// It uses a bus connection of its own rather than the shell's shared one:
+// the daemon keeps a RegisterEnforcer registration for as long as the
+// registering connection lives, so closing this connection in disable()
+// is what withdraws the registration.
+//
+// Like every module in lib/, this one imports no GNOME module: the entry
+// point (extension.js for GNOME 43/44, extension.esm.js for 45+) passes the
+// libraries in, so the same files serve both shells (see ../../README.md).
+
+export const BUS_NAME = 'org.guidedaccess.GuidedAccess1';
+export const OBJECT_PATH = '/org/guidedaccess/GuidedAccess1';
+export const INTERFACE = 'org.guidedaccess.GuidedAccess1';
+
+const CALL_TIMEOUT_MS = 10000;
+// Re-activation attempts while the name has no owner during a session.
+const REACTIVATE_DELAYS_MS = [100, 250, 500, 1000, 2000, 5000];
+
+export class ServiceClient {
+    // callbacks: changed() when the session as seen on the bus may have
+    // changed (also when the name owner comes or goes), appeared() when a
+    // (new) owner has loaded its properties, signal(name, args).
+    constructor({Gio, GLib}, callbacks) {
+        this._Gio = Gio;
+        this._GLib = GLib;
+        this._callbacks = callbacks;
+        this._cancellable = new Gio.Cancellable();
+        this._connection = null;
+        this._proxy = null;
+        this._proxySignals = [];
+        // "pid:starttime" → string[] (answered) or Promise (asked).
+        this._appIds = new Map();
+        this._keepAlive = false;
+        this._reactivateSource = 0;
+        this._reactivateAttempt = 0;
+    }
+
+    start() {
+        const {Gio} = this;
+        const address = Gio.dbus_address_get_for_bus_sync(Gio.BusType.SESSION, null);
+        Gio.DBusConnection.new_for_address(address,
+            Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT |
+            Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
+            null, this._cancellable, (_source, result) => {
+                try {
+                    this._connection = Gio.DBusConnection.new_for_address_finish(result);
+                } catch (error) {
+                    if (!error.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED))
+                        logError(error, 'Guided Access: cannot connect to the session bus');
+                    return;
+                }
+                this._makeProxy();
+            });
+    }
+
+    get Gio() {
+        return this._Gio;
+    }
+
+    get GLib() {
+        return this._GLib;
+    }
+
+    _makeProxy() {
+        const {Gio} = this;
+        // No DO_NOT_AUTO_START: creating the proxy activates the daemon, so a
+        // session that survived a shell restart is applied again at once.
+        Gio.DBusProxy.new(this._connection, Gio.DBusProxyFlags.NONE, null,
+            BUS_NAME, OBJECT_PATH, INTERFACE, this._cancellable, (_source, result) => {
+                try {
+                    this._proxy = Gio.DBusProxy.new_finish(result);
+                } catch (error) {
+                    if (!error.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED))
+                        logError(error, 'Guided Access: cannot reach guided-accessd');
+                    return;
+                }
+                this._proxySignals = [
+                    this._proxy.connect('g-properties-changed', () => this._callbacks.changed()),
+                    this._proxy.connect('notify::g-name-owner', () => this._ownerChanged()),
+                    this._proxy.connect('g-signal', (_proxy, _sender, name, parameters) =>
+                        this._callbacks.signal(name, parameters.deepUnpack())),
+                ];
+                this._ownerChanged();
+            });
+    }
+
+    _ownerChanged() {
+        if (this.hasOwner) {
+            this._stopReactivating();
+            this._callbacks.appeared();
+        } else {
+            this._maybeReactivate();
+        }
+        this._callbacks.changed();
+    }
+
+    get hasOwner() {
+        return this._proxy !== null && this._proxy.g_name_owner !== null;
+    }
+
+    // The session as the daemon publishes it, or null while the name has no
+    // owner (then nothing is known and the caller keeps what it enforces).
+    session() {
+        if (!this.hasOwner)
+            return null;
+        const get = (name, fallback) => {
+            const value = this._proxy.get_cached_property(name);
+            return value === null ? fallback : value.deepUnpack();
+        };
+        return {
+            enabled: get('Enabled', false),
+            state: get('State', 'inactive'),
+            app: get('App', ''),
+            startedAt: get('StartedAt', 0),
+            timeLimit: get('TimeLimit', 0),
+            passcodeSet: get('PasscodeSet', false),
+            systemRestrictions: get('SystemRestrictions', {}),
+            regions: get('DisabledRegions', []),
+        };
+    }
+
+    // While the extension enforces a session, a vanished daemon is asked
+    // back (bus activation) until it has an owner again; the lock stays
+    // meanwhile (fail closed).
+    setKeepAlive(keepAlive) {
+        this._keepAlive = keepAlive;
+        if (keepAlive)
+            this._maybeReactivate();
+        else
+            this._stopReactivating();
+    }
+
+    _maybeReactivate() {
+        if (!this._keepAlive || this.hasOwner || this._proxy === null || this._reactivateSource)
+            return;
+        const {Gio, GLib} = this;
+        const delay = REACTIVATE_DELAYS_MS[
+            Math.min(this._reactivateAttempt, REACTIVATE_DELAYS_MS.length - 1)];
+        this._reactivateAttempt++;
+        this._reactivateSource = GLib.timeout_add(GLib.PRIORITY_DEFAULT, delay, () => {
+            this._reactivateSource = 0;
+            this._connection.call('org.freedesktop.DBus', '/org/freedesktop/DBus',
+                'org.freedesktop.DBus', 'StartServiceByName',
+                new GLib.Variant('(su)', [BUS_NAME, 0]), null, Gio.DBusCallFlags.NONE,
+                CALL_TIMEOUT_MS, this._cancellable, (connection, result) => {
+                    try {
+                        connection.call_finish(result);
+                    } catch (error) {
+                        if (error.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED))
+                            return;
+                        log(`Guided Access: cannot reactivate guided-accessd: ${error.message}`);
+                    }
+                    this._maybeReactivate();
+                });
+            return GLib.SOURCE_REMOVE;
+        });
+    }
+
+    _stopReactivating() {
+        this._reactivateAttempt = 0;
+        if (this._reactivateSource) {
+            this.GLib.source_remove(this._reactivateSource);
+            this._reactivateSource = 0;
+        }
+    }
+
+    // Calls a method of the session interface; resolves to the unpacked
+    // reply tuple, rejects with the GLib error (remote error name stripped
+    // from its message, which the daemon writes for people to read).
+    call(method, signature, args) {
+        const {Gio, GLib} = this;
+        return new Promise((resolve, reject) => {
+            if (this._proxy === null) {
+                reject(new Error('guided-accessd is not reachable yet'));
+                return;
+            }
+            this._proxy.call(method, signature === null ? null : new GLib.Variant(signature, args),
+                Gio.DBusCallFlags.NONE, CALL_TIMEOUT_MS, this._cancellable, (proxy, result) => {
+                    try {
+                        resolve(proxy.call_finish(result).deepUnpack());
+                    } catch (error) {
+                        Gio.DBusError.strip_remote_error(error);
+                        reject(error);
+                    }
+                });
+        });
+    }
+
+    registerEnforcer(capabilities) {
+        this.call('RegisterEnforcer', '(sas)', ['gnome-shell', capabilities])
+            .catch(error => log(`Guided Access: RegisterEnforcer failed: ${error.message}`));
+    }
+
+    // A pid is reused after its process ends; keying the cache by pid and
+    // the process start time (field 22 of /proc/PID/stat) keeps a new
+    // process from inheriting an old one's ids.
+    _processKey(pid) {
+        const {GLib} = this;
+        try {
+            const [, bytes] = GLib.file_get_contents(`/proc/${pid}/stat`);
+            const text = new TextDecoder().decode(bytes);
+            // The command name (field 2) may hold spaces and parentheses.
+            const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+            return `${pid}:${fields[19]}`;
+        } catch (_error) {
+            return null;
+        }
+    }
+
+    // The app ids the daemon gives process `pid` (GetAppIds), or undefined
+    // when not answered yet. Never guessed locally.
+    cachedAppIds(pid) {
+        const key = pid > 0 ? this._processKey(pid) : null;
+        const entry = key === null ? undefined : this._appIds.get(key);
+        return Array.isArray(entry) ? entry : undefined;
+    }
+
+    // Resolves to the app ids of `pid`; an unknown or vanished process, or an
+    // unreachable daemon, resolves to [] (which matches no session: fail
+    // closed). Failures are not cached, so the next window asks again.
+    appIds(pid) {
+        const key = pid > 0 ? this._processKey(pid) : null;
+        if (key === null)
+            return Promise.resolve([]);
+        const entry = this._appIds.get(key);
+        if (entry !== undefined)
+            return Array.isArray(entry) ? Promise.resolve(entry) : entry;
+        const asked = this.call('GetAppIds', '(u)', [pid]).then(([ids]) => {
+            if (this._appIds.get(key) === asked)
+                this._appIds.set(key, ids);
+            return ids;
+        }, error => {
+            if (this._appIds.get(key) === asked)
+                this._appIds.delete(key);
+            log(`Guided Access: GetAppIds(${pid}) failed: ${error.message}`);
+            return [];
+        });
+        this._appIds.set(key, asked);
+        return asked;
+    }
+
+    // Drops cache entries of processes that are gone.
+    pruneAppIds(livePids) {
+        for (const key of [...this._appIds.keys()]) {
+            if (!livePids.has(Number(key.split(':')[0])))
+                this._appIds.delete(key);
+        }
+    }
+
+    stop() {
+        this._stopReactivating();
+        this._cancellable.cancel();
+        if (this._proxy !== null) {
+            for (const id of this._proxySignals)
+                this._proxy.disconnect(id);
+            this._proxy = null;
+        }
+        if (this._connection !== null) {
+            this._connection.close(null, null);
+            this._connection = null;
+        }
+        this._appIds.clear();
+    }
+}

@@ -1,0 +1,187 @@
+// What a person sees and uses: the end/start shortcut (pressed three times
+// within a second, like iOS's triple-click), its dialog, the remaining time
+// in the panel and the time-limit warnings.
+
+const SHORTCUT_KEY = 'end-shortcut';
+const PRESSES = 3;
+const PRESS_WINDOW_US = 1000000;
+
+function formatRemaining(seconds) {
+    const h = Math.floor(seconds / 3600);
+    const m = Math.floor(seconds / 60) % 60;
+    const s = seconds % 60;
+    const pad = n => String(n).padStart(2, '0');
+    return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
+}
+
+export class SessionUI {
+    // deps: {GLib, Gio, St, Clutter, Meta, Shell, Main, ModalDialog, PanelMenu, settings}
+    constructor(deps, service) {
+        this._deps = deps;
+        this._service = service;
+        this._session = null;
+        this._presses = [];
+        this._dialog = null;
+        this._timeButton = null;
+        this._timeLabel = null;
+        this._tickSource = 0;
+    }
+
+    enable() {
+        const {Main, Meta, Shell, settings} = this._deps;
+        Main.wm.addKeybinding(SHORTCUT_KEY, settings, Meta.KeyBindingFlags.IGNORE_AUTOREPEAT,
+            Shell.ActionMode.ALL, () => this._pressed());
+    }
+
+    disable() {
+        this._deps.Main.wm.removeKeybinding(SHORTCUT_KEY);
+        this.setSession(null);
+        this._dialog?.close();
+        this._dialog = null;
+    }
+
+    // The session being enforced (see ServiceClient.session()), or null.
+    setSession(session) {
+        this._session = session;
+        const limited = session !== null && session.timeLimit > 0;
+        if (limited && this._timeButton === null)
+            this._showTime();
+        else if (!limited && this._timeButton !== null)
+            this._hideTime();
+        if (limited)
+            this._tick();
+    }
+
+    remainingSeconds() {
+        const session = this._session;
+        if (session === null || session.timeLimit === 0)
+            return 0;
+        const end = session.startedAt + session.timeLimit * 1000000;
+        return Math.max(0, Math.ceil((end - this._deps.GLib.get_real_time()) / 1000000));
+    }
+
+    _showTime() {
+        const {St, Clutter, GLib, Main, PanelMenu} = this._deps;
+        this._timeButton = new PanelMenu.Button(0.0, 'Guided Access time', true);
+        this._timeLabel = new St.Label({y_align: Clutter.ActorAlign.CENTER});
+        this._timeButton.add_child(this._timeLabel);
+        Main.panel.addToStatusArea('guided-access-time', this._timeButton, 0, 'right');
+        this._tickSource = GLib.timeout_add_seconds(GLib.PRIORITY_DEFAULT, 1, () => {
+            this._tick();
+            return GLib.SOURCE_CONTINUE;
+        });
+    }
+
+    _hideTime() {
+        this._deps.GLib.source_remove(this._tickSource);
+        this._tickSource = 0;
+        this._timeButton.destroy();
+        this._timeButton = null;
+        this._timeLabel = null;
+    }
+
+    _tick() {
+        this._timeLabel.text = `⏱ ${formatRemaining(this.remainingSeconds())}`;
+    }
+
+    // TimeLimitWarning: shown as an OSD, which 'notifications' deny does not hide.
+    warn(secondsLeft) {
+        const {Gio, Main} = this._deps;
+        Main.osdWindowManager.show(-1, new Gio.ThemedIcon({name: 'alarm-symbolic'}),
+            `Guided Access ends in ${formatRemaining(Number(secondsLeft))}`);
+    }
+
+    _pressed() {
+        const now = this._deps.GLib.get_monotonic_time();
+        this._presses = this._presses.filter(time => now - time < PRESS_WINDOW_US);
+        this._presses.push(now);
+        if (this._presses.length < PRESSES || this._dialog !== null)
+            return;
+        this._presses = [];
+        if (this._session !== null)
+            this._openEndDialog();
+        else
+            this._openStartDialog();
+    }
+
+    _newDialog(title, body) {
+        const {St, ModalDialog} = this._deps;
+        const dialog = new ModalDialog.ModalDialog({styleClass: 'guided-access-dialog'});
+        dialog.contentLayout.add_child(new St.Label({
+            text: title, style: 'font-weight: bold; font-size: 14pt; padding-bottom: 8px;',
+        }));
+        if (body)
+            dialog.contentLayout.add_child(new St.Label({text: body}));
+        const message = new St.Label({
+            name: 'guided-access-message', text: '', style: 'color: #f57900; padding-top: 6px;',
+        });
+        dialog.connect('destroy', () => {
+            if (this._dialog === dialog)
+                this._dialog = null;
+        });
+        this._dialog = dialog;
+        return {dialog, message};
+    }
+
+    _openEndDialog() {
+        const {St, GLib, Clutter} = this._deps;
+        const session = this._session;
+        const {dialog, message} = this._newDialog('End Guided Access',
+            session.passcodeSet ? 'Enter the passcode.' : 'An administrator must confirm.');
+        let entry = null;
+        if (session.passcodeSet) {
+            entry = new St.PasswordEntry({
+                name: 'guided-access-passcode', can_focus: true, hint_text: 'Passcode',
+                style: 'min-width: 16em;',
+            });
+            dialog.contentLayout.add_child(entry);
+        }
+        dialog.contentLayout.add_child(message);
+        const end = () => {
+            const options = entry !== null
+                ? {passcode: new GLib.Variant('s', entry.get_text())}
+                : {interactive: new GLib.Variant('b', true)};
+            this._service.call('End', '(a{sv})', [options]).then(
+                () => dialog.close(),
+                error => {
+                    // The daemon's own words, including its back-off.
+                    message.text = error.message;
+                    entry?.set_text('');
+                });
+        };
+        entry?.clutter_text.connect('activate', end);
+        dialog.setButtons([
+            {label: 'Cancel', action: () => dialog.close(), key: Clutter.KEY_Escape},
+            {label: 'End', action: end, default: true},
+        ]);
+        dialog.open();
+        if (entry !== null)
+            global.stage.set_key_focus(entry);
+    }
+
+    _openStartDialog() {
+        const {Clutter} = this._deps;
+        const window = global.display.focus_window;
+        if (window === null)
+            return;
+        this._service.appIds(window.get_pid()).then(ids => {
+            if (ids.length === 0 || this._session !== null || this._dialog !== null)
+                return;
+            const app = ids[0];
+            const {dialog, message} = this._newDialog('Start Guided Access',
+                `Lock this desktop to ${window.get_title() ?? app}?`);
+            dialog.contentLayout.add_child(message);
+            dialog.setButtons([
+                {label: 'Cancel', action: () => dialog.close(), key: Clutter.KEY_Escape},
+                {
+                    label: 'Start', default: true, action: () => {
+                        this._service.call('Start', '(sa{sv})', [app, {}]).then(
+                            () => dialog.close(),
+                            error => (message.text = error.message));
+                    },
+                },
+            ]);
+            dialog.open();
+        });
+    }
+}
