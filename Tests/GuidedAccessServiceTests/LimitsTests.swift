@@ -38,6 +38,7 @@ struct LimitsTests {
     func senderFairness() async throws {
         try await withHarness { h in
             let result = try await h.python("""
+                import signal
                 from gi.repository import GLib
                 bus = connect(mainloop=True)
                 counts = {"return": 0, "error": 0}
@@ -62,21 +63,29 @@ struct LimitsTests {
                 loop.run()
                 silent = dict(counts)
                 # Now 120 at once that want replies (under the bus's own 128 pending per
-                # connection) from a connection the daemon has not met: they wait together
-                # for its credentials, then all start at once, and past 32 in flight the
-                # daemon refuses them as busy.
+                # connection) from a connection the daemon has not met. The daemon is
+                # stopped while they are sent, so all of them are queued when it reads
+                # the first: they wait together for its credentials, then all start at
+                # once, and past 32 in flight the daemon refuses them as busy.
                 outcomes = {}
                 def ok(*_): outcomes["ok"] = outcomes.get("ok", 0) + 1
                 def failed(e): outcomes[e.get_dbus_name()] = outcomes.get(e.get_dbus_name(), 0) + 1
-                proxy = iface(connect(), RESTRICTIONS)
-                for i in range(120):
-                    proxy.GetState("com.example.busy", reply_handler=ok, error_handler=failed)
+                flood = connect()
+                proxy = iface(flood, RESTRICTIONS)
+                daemon = int(sys.argv[1])
+                os.kill(daemon, signal.SIGSTOP)
+                try:
+                    for i in range(120):
+                        proxy.GetState("com.example.busy", reply_handler=ok, error_handler=failed)
+                    flood.flush()
+                finally:
+                    os.kill(daemon, signal.SIGCONT)
                 other = connect()
                 state = plain(iface(other, PROPS).Get(SESSION, "State"))
                 GLib.timeout_add(3000, loop.quit)
                 loop.run()
                 done(silent=silent, outcomes=outcomes, state=state)
-                """, timeout: .seconds(60))
+                """, [String(try #require(h.daemonPID))], timeout: .seconds(60))
             let silent = result["silent"] as? [String: Int] ?? [:]
             #expect(silent == ["return": 0, "error": 0], "replies to calls that asked for none: \(result.raw)")
             let outcomes = result["outcomes"] as? [String: Int] ?? [:]

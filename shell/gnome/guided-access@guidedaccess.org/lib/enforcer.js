@@ -4,7 +4,7 @@
 //   Enabled         → app lock (AppLock) and the shell's ways out (ShellLockdown)
 //   DisabledRegions → input blockers (Blockers)
 //   SystemRestrictions deny: app-switching, notifications, power-menu
-//                     (ShellLockdown), touch (Blockers)
+//                     (ShellLockdown), touch (Blockers), keyboards (KeyboardLock)
 //   State expired   → the expiry shield (Blockers)
 //
 // Fail closed: while the name has no owner, whatever is enforced stays and
@@ -15,10 +15,11 @@ import {AppLock} from './appLock.js';
 import {ShellLockdown} from './shellLockdown.js';
 import {Blockers} from './blockers.js';
 import {SessionUI} from './sessionUI.js';
+import {KeyboardLock} from './keyboardLock.js';
 
 // What RegisterEnforcer announces: exactly what this file enforces.
 export const CAPABILITIES = [
-    'app-lock', 'disabled-regions', 'app-switching', 'notifications', 'power-menu', 'touch',
+    'app-lock', 'disabled-regions', 'app-switching', 'notifications', 'power-menu', 'touch', 'keyboards',
 ];
 
 export class Enforcer {
@@ -43,6 +44,7 @@ export class Enforcer {
         this._lockdown = new ShellLockdown(deps);
         this._blockers = new Blockers(deps);
         this._ui = new SessionUI(deps, this._service);
+        this._keyboards = new KeyboardLock(deps);
         this._ui.enable();
         this._outlineId = deps.settings.connect('changed::show-region-outlines', () => this._sync());
         this._service.start();
@@ -53,7 +55,7 @@ export class Enforcer {
         this._service.stop();
         this._apply(null);
         this._ui.disable();
-        this._service = this._appLock = this._lockdown = this._blockers = this._ui = null;
+        this._service = this._appLock = this._lockdown = this._blockers = this._ui = this._keyboards = null;
     }
 
     _sync() {
@@ -72,6 +74,7 @@ export class Enforcer {
         this._session = session;
         this._ui.setSession(session);
         if (session === null) {
+            this._keyboards.release();
             this._blockers.release();
             this._lockdown.release();
             this._appLock.unlock();
@@ -87,6 +90,7 @@ export class Enforcer {
         this._blockers.setRegions(session.regions,
             this._deps.settings.get_boolean('show-region-outlines'));
         this._blockers.setTouchBlocked(deny('touch'));
+        this._keyboards.setBlocked(deny('keyboards'));
         this._blockers.setShield(session.state === 'expired',
             'Time is up. Triple-press the shortcut to end Guided Access.');
     }
