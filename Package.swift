@@ -64,6 +64,10 @@ let package = Package(
         // Every performance and footprint target in one table: scripts/bench.
         .executableTarget(name: "guided-access-benchmark", dependencies: ["CDBus", "DBusKit", "DBusTesting", "GuidedAccessContract"],
                           path: "Benchmarks/benchmark"),
+        // Real faults made to the release daemon, one table: scripts/stress.
+        .executableTarget(name: "guided-access-stress",
+                          dependencies: ["DBusKit", "DBusTesting", "GuidedAccess", "GuidedAccessContract"],
+                          path: "Benchmarks/stress", exclude: ["forge-signals.py"]),
         // The least memory a daemon on this stack (Swift, DBusKit, GSettings) uses: the bench's floor row.
         .executableTarget(name: "footprint-floor", dependencies: ["CGIO", "DBusKit"], path: "Benchmarks/footprint-floor"),
         .executableTarget(name: "scale-benchmark", dependencies: ["DBusKit", "DBusTesting", "GuidedAccessCore"],

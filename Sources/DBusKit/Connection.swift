@@ -315,6 +315,16 @@ public final class Connection: @unchecked Sendable {
         }
     }
 
+    /// Returns when this connection no longer owns `name`, saying why: the
+    /// bus sent `NameLost` for it, or the connection closed. A `NameLost`
+    /// that another peer sends is not the bus's and changes nothing.
+    public func waitUntilLost(_ name: BusName) async -> String {
+        let rule = MatchRule(sender: .bus, interface: .bus, member: "NameLost", arg0: name.rawValue)
+        guard let notices = try? await signals(rule) else { return "the bus connection closed" }
+        for await _ in notices { return "the bus took \(name) away (NameLost)" }
+        return "the bus connection closed"
+    }
+
     /// Gives up a well-known name.
     public func releaseName(_ name: BusName) async throws {
         _ = try await call(.bus, "/org/freedesktop/DBus", .bus, "ReleaseName", [.string(name.rawValue)])

@@ -48,22 +48,20 @@ enum FileSystem {
 
     /// Writes `data` to `path` so that readers see either the old or the new
     /// file, even across a crash or power loss: temp file in the same
-    /// directory, fsync, rename over, fsync the directory.
+    /// directory, fsync, rename over, fsync the directory. The temp file is
+    /// locked (`flock`) until it is renamed, so ``removeStrayTemporaries``
+    /// can tell a write in progress from one whose writer died.
     static func writeAtomically(_ data: Data, to path: String, directory: String) throws(DomainError) {
         let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: .min ... .max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure("create", temporary) }
+        defer { close(fd) }
         do throws(DomainError) {
+            guard flock(fd, LOCK_EX) == 0 else { throw failure("lock", temporary) }
             try writeAll(data, to: fd, path: temporary)
             guard fsync(fd) == 0 else { throw failure("sync", temporary) }
-            guard close(fd) == 0 else { throw failure("close", temporary) }
+            guard rename(temporary, path) == 0 else { throw failure("rename into place", path) }
         } catch {
-            close(fd)
-            unlink(temporary)
-            throw error
-        }
-        guard rename(temporary, path) == 0 else {
-            let error = failure("rename into place", path)
             unlink(temporary)
             throw error
         }
@@ -89,15 +87,18 @@ enum FileSystem {
     }
 
     /// Removes the temporary files `writeAtomically` leaves for `path` when
-    /// a process dies mid-write (`PATH.tmp-PID-N`), unless that process still
-    /// runs. Returns the names removed.
+    /// a process dies mid-write (`PATH.tmp-PID-N`). A file whose lock can be
+    /// taken has no writer left: the kernel drops a dead process's locks,
+    /// whereas its pid may linger as a zombie or be reused. Returns the names removed.
     static func removeStrayTemporaries(of path: String, directory: String) -> [String] {
         let prefix = (path.split(separator: "/").last.map(String.init) ?? path) + ".tmp-"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { name in
             guard name.hasPrefix(prefix) else { return false }
-            let pid = name.dropFirst(prefix.count).split(separator: "-").first.flatMap { pid_t($0) }
-            if let pid, pid != getpid(), kill(pid, 0) == 0 { return false }
+            let fd = open(directory + "/" + name, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return false }
+            defer { close(fd) }
+            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return false }
             return unlink(directory + "/" + name) == 0
         }
     }

@@ -28,16 +28,20 @@ extension GuidedAccessService {
 
     /// Only during a session, by the locked app itself or an administrator.
     /// Errors are `PermissionDenied` and `Failed`, as in UIKit.
+    ///
+    /// Whether the caller is the locked app is decided against the model
+    /// each time `required` runs: before polkit and again under the lock of
+    /// the change, so a session that ends and restarts for another app
+    /// while polkit thinks does not let the old app in.
     private func configureForGuidedAccess(_ call: MethodCall, _ names: [String], _ enabled: Bool) async throws {
         let caller = try await identify(call)
-        let isLockedApp = read { $0.enabled && $0.app == caller.app }
         do {
             try await authorized(call, audit: "configure-for-guided-access", target: names.joined(separator: ","), required: { model in
                 guard model.enabled else {
                     throw DomainError.failed("accessibility features can be configured only during a Guided Access session")
                 }
                 for name in names { _ = try GuidedAccessFeature(parsing: name) }
-                return isLockedApp ? [] : [.configureFeatures]
+                return model.app == caller.app ? [] : [.configureFeatures]
             }, change: { model in (try model.configureForGuidedAccess(features: names, enabled: enabled), ()) })
         } catch let error as DBusError where error.name.rawValue == "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired" {
             throw DomainError.permissionDenied("only the app locked by Guided Access or an administrator may configure features")

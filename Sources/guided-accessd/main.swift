@@ -7,7 +7,6 @@ import GuidedAccessCore
 import GSettingsBridge
 import GuidedAccessContract
 import GuidedAccessService
-import Synchronization
 
 /// The daemon: options, logging, signals. Everything else is in GuidedAccessService.
 @main
@@ -72,12 +71,38 @@ struct GuidedAccessDaemon: AsyncParsableCommand {
             throw ExitCode(1)
         }
         Log.info("ready on \(bus.uniqueName) as \(BusName.guidedAccess), state in \(configuration.stateDirectory)")
-        let signal = await Self.waitForTermination()
-        // Every change is already on disk; stopping only ends timers and the connection.
-        service.stop()
-        await bus.flush()
-        bus.close()
-        Log.info("stopped by \(signal)")
+        switch await Self.waitForEnd(serving: BusName.guidedAccess, on: bus) {
+        case .terminated(let signal):
+            // Every change is already on disk; stopping only ends timers and the connection.
+            service.stop()
+            await bus.flush()
+            bus.close()
+            Log.info("stopped by \(signal)")
+        case .lostName(let reason):
+            // A daemon that no longer owns the name must not go on as if it did:
+            // exit, and let activation start a fresh one. Everything is on disk.
+            Log.error("stopping: \(reason)")
+            service.stop()
+            bus.close()
+            throw ExitCode(1)
+        }
+    }
+
+    /// Why the daemon stops.
+    enum Ending: Sendable {
+        case terminated(String)
+        case lostName(String)
+    }
+
+    /// Suspends until SIGTERM or SIGINT arrives, or the connection stops owning `name`.
+    static func waitForEnd(serving name: BusName, on bus: Connection) async -> Ending {
+        let (endings, ending) = AsyncStream.makeStream(of: Ending.self)
+        let signals = terminationSources { ending.yield(.terminated($0)) }
+        defer { signals.forEach { $0.cancel() } }  // also keeps them alive until then
+        let watch = Task { ending.yield(.lostName(await bus.waitUntilLost(name))) }
+        defer { watch.cancel() }
+        for await first in endings { return first }
+        return .terminated("the end of the process")
     }
 
     /// The XML of the three contract interfaces, from a throwaway service in a temp dir.
@@ -89,27 +114,16 @@ struct GuidedAccessDaemon: AsyncParsableCommand {
         return Interface.introspectionDocument(try GuidedAccessService(configuration, log: { _ in }).contractInterfaces)
     }
 
-    /// Suspends until SIGTERM or SIGINT arrives; returns its name.
-    static func waitForTermination() async -> String {
-        let sources = [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")].map { number, name in
+    /// Calls `arrived` with the signal's name on SIGTERM and SIGINT.
+    static func terminationSources(_ arrived: @escaping @Sendable (String) -> Void) -> [any DispatchSourceSignal] {
+        [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")].map { number, name in
             signal(number, SIG_IGN)
-            return (DispatchSource.makeSignalSource(signal: number, queue: .main), name)
-        }
-        defer { sources.forEach { $0.0.cancel() } }  // also keeps them alive until then
-        let once = Once()
-        return await withCheckedContinuation { continuation in
-            for (source, name) in sources {
-                source.setEventHandler { if once.claim() { continuation.resume(returning: name) } }
-                source.resume()
-            }
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler { arrived(name) }
+            source.resume()
+            return source
         }
     }
-}
-
-/// True for the first caller only: the continuation is resumed once.
-final class Once: Sendable {
-    private let done = Atomic(false)
-    func claim() -> Bool { !done.exchange(true, ordering: .acquiringAndReleasing) }
 }
 
 /// Structured log lines on stderr: `level=... msg="..."`, one per event.

@@ -73,14 +73,20 @@ struct RegistrationLimitsTests {
         #expect(throws: ManagedConfigError.self) { try ManagedConfig.parse(Data(#"{"Limits": {"Total": 0}}"#.utf8), path: "m.json") }
     }
 
-    @Test("a start removes temporary files of an interrupted write, but not those of a live writer")
+    @Test("a start removes temporary files of interrupted writes, even when their pid is alive again, but not one a writer holds locked")
     func strayTemporaries() throws {
         try withTemporaryDirectory { directory in
             let stray = directory + "/state.json.tmp-999999999-42"
-            let live = directory + "/state.json.tmp-\(getppid())-7"
-            for path in [stray, live] { FileManager.default.createFile(atPath: path, contents: Data("{".utf8)) }
+            // A pid that runs (reused, or a zombie) does not make a write live: only its lock does.
+            let reused = directory + "/state.json.tmp-\(getppid())-7"
+            let live = directory + "/state.json.tmp-\(getpid())-8"
+            for path in [stray, reused, live] { FileManager.default.createFile(atPath: path, contents: Data("{".utf8)) }
+            let writer = open(live, O_RDWR)
+            defer { close(writer) }
+            #expect(flock(writer, LOCK_EX) == 0)
             let model = try makeModel(in: directory)
             #expect(!FileManager.default.fileExists(atPath: stray))
+            #expect(!FileManager.default.fileExists(atPath: reused))
             #expect(FileManager.default.fileExists(atPath: live))
             #expect(model.startupWarnings.contains { $0.contains("state.json.tmp-999999999-42") })
         }

@@ -1,0 +1,58 @@
+import DBusKit
+import DBusTesting
+import Foundation
+import GuidedAccessContract
+import Synchronization
+
+/// How far above idle the daemon's RSS may go while one sender floods it.
+/// What bounds it: a sender may have 32 calls running (past that each call
+/// is answered `RateLimited` at once, nothing queued), and the bus stops
+/// reading from a sender whose messages the daemon has not taken yet.
+private let floodHeadroomMB = 64.0
+
+/// Flood: one client sends `floodCalls` calls without waiting for replies;
+/// another client's `Properties.Get` must stay p99 < 50 ms, and the
+/// daemon's RSS must stay bounded.
+func floodCase(_ context: StressContext) async throws -> CaseResult {
+    let stage = try await Stage.start("flood", daemon: context.daemon, packageRoot: context.packageRoot)
+    defer { Task { await stage.stop() } }
+    let reader = try stage.proxy(), flooder = try stage.proxy(timeout: .seconds(120))
+    _ = try await flooder.call(Contract.Restrictions.list)
+    let idle = await settledFootprint(stage)
+    let started = ContinuousClock.now
+    let finished = Flag()
+    let flood = Task {
+        defer { finished.set() }
+        for index in 0..<context.scale.floodCalls {
+            let member: MemberName = index % 2 == 0 ? "GetState" : "IsAllowed"
+            flooder.connection.send(try Message.methodCall(
+                destination: .guidedAccess, path: .guidedAccess, interface: "org.guidedaccess.Restrictions1", member: member,
+                arguments: [.string("org.stress.flood.r\(index % 100)")]))
+        }
+        // The bus delivers one sender's messages in order: this reply comes after the rest.
+        _ = try await flooder.call(Contract.Restrictions.list)
+    }
+    var reads: [Double] = [], peak = idle.rss
+    while true {
+        reads.append(try await Measuring.milliseconds { _ = try await reader.get(Contract.Session.state) })
+        peak = max(peak, stage.footprint().rss)
+        if reads.count >= 20, finished.isSet { break }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    let lasted = (ContinuousClock.now - started).milliseconds / 1000
+    try await flood.value
+    let after = await settledFootprint(stage)
+    let alive = await stage.daemonServes()
+    return CaseResult(
+        counts: "\(context.scale.floodCalls) calls from one sender, unawaited, over \(String(format: "%.1f", lasted)) s; \(reads.count) reads",
+        figures: "Get " + latencies(reads) + String(format: "; RSS idle %.1f, peak %.1f, after %.1f MB (cap +%.0f MB)",
+                                                   idle.rss, peak, after.rss, floodHeadroomMB),
+        passed: alive && Measuring.percentile(reads, 0.99) < 50 && peak <= idle.rss + floodHeadroomMB)
+}
+
+/// A one-way switch that tasks can read without waiting.
+final class Flag: Sendable {
+    private let value = Atomic(false)
+    func set() { value.store(true, ordering: .releasing) }
+    var isSet: Bool { value.load(ordering: .acquiring) }
+}

@@ -1,0 +1,68 @@
+import DBusTesting
+import Foundation
+
+// The stress suite: real faults made to the release daemon, each case on
+// private buses of its own with a real polkitd (so: root). It prints one
+// table, a row per case with its counts, and exits 1 when a case fails
+// (2 when it cannot run).
+//
+//   scripts/stress                  the short form (CI)
+//   scripts/stress --long           the full counts
+//   scripts/stress --only fuzz,flood --seed 42   (ids: fuzz crash vanishing polkit flood disk forged limits names)
+
+let arguments = CommandLine.arguments
+if arguments.count > 1, arguments[1] == "--hold-registrations" {
+    await holdRegistrations(Array(arguments.dropFirst(2)))  // one app of the limits case
+}
+func option(_ name: String) -> String? {
+    arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+}
+if let reason = PolkitTestAuthority.skipReason {
+    print("needs a real polkitd: \(reason)")
+    exit(2)
+}
+let context = StressContext(
+    daemon: Measuring.daemonPath(arguments),
+    packageRoot: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent(),
+    scale: arguments.contains("--long") ? .long : .short,
+    seed: option("--seed").flatMap { UInt64($0) } ?? UInt64.random(in: 1...999_999))
+let selected = option("--only").map { Set($0.split(separator: ",").map(String.init)) }
+
+let cases: [(id: String, name: String, must: String, run: (StressContext) async throws -> CaseResult)] = [
+    ("fuzz", "fuzz", "every call answered or a named error; daemon lives; RSS after ≤ 1.1× before", fuzzCase),
+    ("crash", "crash consistency", "every acknowledged mutation survives kill -9; state loads; no temp files", crashCase),
+    ("vanishing", "vanishing clients", "registrations gone; fds, threads, RSS back to baseline ± 10 %", vanishingClientsCase),
+    ("polkit", "hung polkit", "Get p99 < 50 ms; every Start ends in a named error within the timeout; nothing applied; works after SIGCONT", hungPolkitCase),
+    ("flood", "flood", "another client's Get p99 < 50 ms; peak RSS ≤ idle + 64 MB", floodCase),
+    ("disk", "disk faults", "named error; published value and signals unchanged; works after recovery; nothing lost", diskFaultsCase),
+    ("forged", "forged signals", "client library and `guided-access monitor` see only the owner's signals", forgedSignalsCase),
+    ("limits", "limits", "next Register is QuotaExceeded; List p99 < 10 ms at full", limitsCase),
+    ("names", "second instance, lost name", "second exits 1 naming the owner; a daemon whose bus goes away exits non-zero", nameOwnershipCase),
+]
+
+var rows: [(name: String, must: String, result: CaseResult)] = []
+for stressCase in cases where selected?.contains(stressCase.id) ?? true {
+    progress("\(stressCase.name)")
+    let started = ContinuousClock.now
+    var result: CaseResult
+    do {
+        result = try await stressCase.run(context)
+    } catch {
+        result = CaseResult(counts: "-", figures: "could not run: \(error)", passed: false)
+    }
+    result.seconds = (ContinuousClock.now - started).milliseconds / 1000
+    rows.append((stressCase.name, stressCase.must, result))
+}
+
+print("guided-accessd (release) stress suite, \(context.scale.name) form, seed \(context.seed)")
+for row in rows {
+    print("")
+    print("\(row.result.passed ? "ok    " : "FAILED") \(row.name) (\(String(format: "%.0f", row.result.seconds)) s)")
+    print("       counts:  \(row.result.counts)")
+    print("       figures: \(row.result.figures)")
+    print("       holds:   \(row.must)")
+}
+let failed = rows.filter { !$0.result.passed }.map(\.name)
+print("")
+print(failed.isEmpty ? "all \(rows.count) cases hold" : "FAILED: \(failed.joined(separator: ", "))")
+exit(failed.isEmpty ? 0 : 1)
