@@ -46,12 +46,12 @@ func hungPolkitCase(_ context: StressContext) async throws -> CaseResult {
     let outcomes = await calls.value
     let appliedWhileHung = try await reader.get(Contract.Session.enabled)
     polkit.resume()
-    var worksAfter = true
+    var worksAfter = "works"
     do {
         try await reader.call(Contract.Session.start, "/usr/bin/stress-kiosk", [:])
         try await reader.call(Contract.Session.end, [:])
     } catch {
-        worksAfter = false
+        worksAfter = "FAILS: \(error)"
     }
     let byName = Dictionary(grouping: outcomes, by: \.0).mapValues(\.count)
     let slowest = outcomes.map(\.1).max() ?? 0
@@ -61,7 +61,7 @@ func hungPolkitCase(_ context: StressContext) async throws -> CaseResult {
         figures: "Get " + latencies(reads) + "; outcomes "
             + byName.sorted { $0.key < $1.key }.map { "\($0.key.split(separator: ".").last!) \($0.value)" }.joined(separator: ", ")
             + String(format: "; last ended after %.2f s (timeout %.0f s)", slowest / 1000, polkitTimeout)
-            + "; session started while hung: \(appliedWhileHung); Start after SIGCONT: \(worksAfter ? "works" : "FAILS")",
+            + "; session started while hung: \(appliedWhileHung); Start after SIGCONT: \(worksAfter)",
         passed: Measuring.percentile(reads, 0.99) < 50 && allNamed && slowest < (polkitTimeout + 2) * 1000
-            && !appliedWhileHung && worksAfter)
+            && !appliedWhileHung && worksAfter == "works")
 }

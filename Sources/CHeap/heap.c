@@ -4,6 +4,8 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 int cheap_release_free_memory(void) { return malloc_trim(0); }
+int cheap_map_blocks_from(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
 #else
 int cheap_release_free_memory(void) { return 0; }
+int cheap_map_blocks_from(int bytes) { (void)bytes; return 0; }
 #endif

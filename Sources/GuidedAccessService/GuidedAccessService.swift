@@ -93,6 +93,7 @@ public final class GuidedAccessService: Sendable {
     /// Exports every object, then takes the bus name (so no early call is
     /// lost), and arms the time-limit timer of a resumed session.
     public func start(on bus: Connection) async throws {
+        HeapRelease.mapLargeBlocks()
         connection.withLock { $0 = bus }
         bus.setCallPolicy(CallPolicy(
             admit: { Self.refusal(ofUser: $0.userID)?.dbusError },

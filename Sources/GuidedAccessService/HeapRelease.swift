@@ -11,6 +11,15 @@ final class HeapRelease: Sendable {
 
     init(after delay: Duration = .seconds(1)) { self.delay = delay }
 
+    /// Keeps large blocks (the buffers of big messages, up to the bus's
+    /// limit) out of the heap. glibc would otherwise raise its mapping
+    /// threshold after the first large block is freed and serve the next
+    /// ones from the heap, where freed space between live objects never goes
+    /// back: a few 1 MB messages would grow the daemon's RSS for good.
+    static func mapLargeBlocks() {
+        _ = cheap_map_blocks_from(256 * 1024)
+    }
+
     func soon() {
         guard !scheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
         Task { [self] in

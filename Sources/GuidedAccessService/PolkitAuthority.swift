@@ -51,12 +51,33 @@ public final class PolkitAuthority: Sendable {
         case .expired:
             return .denied("polkit did not answer within \(limit) (it is busy or stopped); without an answer every admin action is refused")
         }
-        let decision = await ask(action, for: caller, interactive: interactive, timeout: deadline - ContinuousClock.now)
+        let decision = await ask(action, for: caller, interactive: interactive, until: deadline)
         await gate.leave()
         return decision
     }
 
-    private func ask(_ action: AdminAction, for caller: CallerIdentity, interactive: Bool, timeout: Duration) async -> Decision {
+    /// One check, retried while the bus refuses it for too many pending
+    /// replies: after polkitd was stopped, the bus still counts the checks
+    /// this service gave up on, until polkitd answers them.
+    private func ask(_ action: AdminAction, for caller: CallerIdentity, interactive: Bool,
+                     until deadline: ContinuousClock.Instant) async -> Decision {
+        while true {
+            do {
+                return try await ask(action, for: caller, interactive: interactive, timeout: deadline - ContinuousClock.now)
+            } catch let error as DBusError where error.name == Self.tooManyPendingReplies
+                        && ContinuousClock.now + Self.retryPause < deadline {
+                try? await Task.sleep(for: Self.retryPause)
+            } catch {
+                connection.reset(ifDisconnected: error)
+                return .denied("polkit could not be asked (\(error)); without polkit every admin action is refused")
+            }
+        }
+    }
+
+    private static let tooManyPendingReplies: ErrorName = "org.freedesktop.DBus.Error.LimitsExceeded"
+    private static let retryPause = Duration.milliseconds(50)
+
+    private func ask(_ action: AdminAction, for caller: CallerIdentity, interactive: Bool, timeout: Duration) async throws -> Decision {
         let subject = DBusValue.structure([
             .string("unix-process"),
             .dictionary(key: "s", value: "v", [
@@ -65,23 +86,18 @@ public final class PolkitAuthority: Sendable {
                 .init(key: .string("uid"), value: .variant(.int32(Int32(bitPattern: caller.userID)))),
             ]),
         ])
-        do {
-            let bus = try connection.get()
-            let reply = try await bus.call(
-                "org.freedesktop.PolicyKit1", "/org/freedesktop/PolicyKit1/Authority", "org.freedesktop.PolicyKit1.Authority",
-                "CheckAuthorization",
-                [subject, .string(action.rawValue), .dictionary(key: "s", value: "s", []), .uint32(interactive ? 1 : 0), .string("")],
-                allowInteractiveAuthorization: interactive, timeout: timeout)
-            guard case .structure(let fields)? = reply.first, fields.count == 3,
-                  case .bool(let authorized) = fields[0], case .bool(let challenge) = fields[1] else {
-                return .denied("polkit gave an answer this service does not understand")
-            }
-            if authorized { return .authorized }
-            return challenge ? .challenge : .denied("polkit refused \(action.rawValue)")
-        } catch {
-            connection.reset(ifDisconnected: error)
-            return .denied("polkit could not be asked (\(error)); without polkit every admin action is refused")
+        let bus = try connection.get()
+        let reply = try await bus.call(
+            "org.freedesktop.PolicyKit1", "/org/freedesktop/PolicyKit1/Authority", "org.freedesktop.PolicyKit1.Authority",
+            "CheckAuthorization",
+            [subject, .string(action.rawValue), .dictionary(key: "s", value: "s", []), .uint32(interactive ? 1 : 0), .string("")],
+            allowInteractiveAuthorization: interactive, timeout: timeout)
+        guard case .structure(let fields)? = reply.first, fields.count == 3,
+              case .bool(let authorized) = fields[0], case .bool(let challenge) = fields[1] else {
+            return .denied("polkit gave an answer this service does not understand")
         }
+        if authorized { return .authorized }
+        return challenge ? .challenge : .denied("polkit refused \(action.rawValue)")
     }
 }
 

@@ -6,4 +6,10 @@
 /// was released; 0 where the C library has no such call.
 int cheap_release_free_memory(void);
 
+/// Serves every allocation of `bytes` or more with its own mapping, which
+/// goes back to the system when freed (glibc's mallopt(M_MMAP_THRESHOLD)).
+/// Setting it also stops glibc from raising the threshold after each large
+/// free. Returns 1 when set; 0 where the C library has no such call.
+int cheap_map_blocks_from(int bytes);
+
 #endif
