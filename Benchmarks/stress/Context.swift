@@ -22,7 +22,7 @@ struct Scale: Sendable {
     let forgedSignals: Int
 
     static let short = Scale(name: "short", fuzzCalls: 5_000, kills: 20, vanishingClients: 200, hungStarts: 200,
-                             floodCalls: 20_000, limitApps: 10, forgedSignals: 200)
+                             floodCalls: 20_000, limitApps: 5, forgedSignals: 200)
     static let long = Scale(name: "long", fuzzCalls: 50_000, kills: 200, vanishingClients: 1_000, hungStarts: 200,
                             floodCalls: 100_000, limitApps: 50, forgedSignals: 2_000)
 }

@@ -28,18 +28,46 @@ func limitsCase(_ context: StressContext) async throws -> CaseResult {
     let observer = try stage.connect()
     var total = 0
     var samples: [Double] = [], decoding: [Double] = []
+    var rows: [DBusValue] = []
     for _ in 0..<100 {
-        let list = try Message.methodCall(destination: .guidedAccess, path: .guidedAccess,
-                                          interface: "org.guidedaccess.Restrictions1", member: "List")
         var reply: Message?
-        samples.append(try await Measuring.milliseconds { reply = try await observer.call(list) })
+        samples.append(try await Measuring.milliseconds { reply = try await observer.call(listCall()) })
         decoding.append(try await Measuring.milliseconds { total = try reply!.decode([RestrictionRow].self).count })
+        rows = reply!.arguments
     }
+    let reference = try await echoMilliseconds(of: rows, on: stage)
     return CaseResult(
         counts: "\(apps.count) apps × \(perAppCap) registrations (PerApp cap), then one more each",
         figures: "\(refusals)/\(apps.count) refused with QuotaExceeded; List of \(total): " + latencies(samples)
-            + String(format: " (DBusKit decoding apart: p50 %.2f ms)", Measuring.percentile(decoding, 0.5)),
+            + String(format: " (DBusKit decoding apart: p50 %.2f ms); the same rows through dbus-test-tool echo, call and reply: p50 %.2f ms",
+                     Measuring.percentile(decoding, 0.5), reference),
         passed: refusals == apps.count && total == apps.count * perAppCap && Measuring.percentile(samples, 0.99) < 10)
+}
+
+private func listCall() throws -> Message {
+    try Message.methodCall(destination: .guidedAccess, path: .guidedAccess, interface: "org.guidedaccess.Restrictions1", member: "List")
+}
+
+/// The bus alone: median of 20 round trips of `arguments` through a C
+/// libdbus peer that sends back what it gets (so the rows cross the bus twice).
+private func echoMilliseconds(of arguments: [DBusValue], on stage: Stage) async throws -> Double {
+    guard let tool = ProcessRunner.findExecutable(named: "dbus-test-tool") else { return .nan }
+    let echo = Process()
+    echo.executableURL = URL(fileURLWithPath: tool)
+    echo.arguments = ["echo", "--name=org.example.Echo"]
+    echo.environment = ProcessInfo.processInfo.environment.merging(stage.fixture.bus.clientEnvironment) { $1 }
+    try echo.run()
+    defer { kill(echo.processIdentifier, SIGKILL); echo.waitUntilExit() }
+    let client = try stage.connect()
+    defer { client.close() }
+    while try await client.owner(of: "org.example.Echo") == nil { try await Task.sleep(for: .milliseconds(20)) }
+    var samples: [Double] = []
+    for _ in 0..<20 {
+        let call = try Message.methodCall(destination: "org.example.Echo", path: "/", interface: "org.example.Echo",
+                                          member: "Echo", arguments: arguments)
+        samples.append(try await Measuring.milliseconds { _ = try await client.call(call) })
+    }
+    return Measuring.percentile(samples, 0.5)
 }
 
 /// `count` hard links of this executable, each a distinct app to the daemon.
