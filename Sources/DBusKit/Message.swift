@@ -1,4 +1,5 @@
 import CDBus
+import Glibc
 import Synchronization
 
 /// A D-Bus message (method call, reply, error or signal).
@@ -51,6 +52,7 @@ public final class Message: @unchecked Sendable {
         for argument in arguments { text += argument.signature.rawValue }
         signature = Signature(unchecked: text)
         decoded = Mutex(arguments)
+        isReceived = false
         noReplyExpected = false
         allowsInteractiveAuthorization = dbus_message_get_allow_interactive_authorization(raw) != 0
     }
@@ -73,11 +75,37 @@ public final class Message: @unchecked Sendable {
         errorName = dbus_message_get_error_name(raw).map { ErrorName(unchecked: String(cString: $0)) }
         signature = Signature(unchecked: String(cString: dbus_message_get_signature(raw)))
         decoded = Mutex(nil)
+        isReceived = true
         noReplyExpected = dbus_message_get_no_reply(raw) != 0
         allowsInteractiveAuthorization = dbus_message_get_allow_interactive_authorization(raw) != 0
     }
 
-    deinit { dbus_message_unref(raw) }
+    deinit {
+        if receivedDescriptors { closeDescriptors() }
+        dbus_message_unref(raw)
+    }
+
+    /// Whether this message was received and may carry `h` values (in a
+    /// variant, too): decoding one gives a duplicate that this message owns.
+    private var receivedDescriptors: Bool {
+        isReceived && signature.rawValue.contains { $0 == "h" || $0 == "v" }
+    }
+    private let isReceived: Bool
+
+    /// Closes the descriptors that decoding duplicated, once, with the
+    /// message: a handler that keeps one past the call must `dup` it.
+    private func closeDescriptors() {
+        func close(_ value: DBusValue) {
+            switch value {
+            case .unixFD(let fd) where fd >= 0: _ = Glibc.close(fd)
+            case .array(_, let values), .structure(let values): values.forEach(close)
+            case .dictionary(_, _, let entries): entries.forEach { close($0.key); close($0.value) }
+            case .variant(let inner): close(inner)
+            default: break
+            }
+        }
+        decoded.withLock { $0?.forEach(close) }
+    }
 
     /// The serial the sender gave this message.
     public var serial: UInt32 { dbus_message_get_serial(raw) }

@@ -15,7 +15,9 @@ public enum DBusValue: Hashable, Sendable {
     case string(String)
     case objectPath(ObjectPath)
     case signature(Signature)
-    /// A file descriptor; on the wire it is duplicated, so the sender keeps its own.
+    /// A file descriptor. Sending duplicates it, so the sender keeps its own.
+    /// In a received message it belongs to the message and is closed with
+    /// it: `dup` it to keep it past the call.
     case unixFD(Int32)
     /// An array of values that all have signature `element`.
     case array(element: Signature, [DBusValue])

@@ -1,3 +1,4 @@
+import Foundation
 import DBusKit
 import Testing
 
@@ -96,3 +97,40 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// Received `h` values are duplicates that libdbus hands over: the message
+/// that carried them must close them, or every such call leaks descriptors.
+@Suite struct DescriptorOwnershipTests {
+    @Test("descriptors in received messages are closed with them: rejected calls and echoed replies leak none")
+    func receivedDescriptorsAreClosed() async throws {
+        try await withTestBed { bed in
+            var ends: [Int32] = [0, 0]
+            #expect(pipe(&ends) == 0)
+            defer { ends.forEach { close($0) } }
+            // Count only descriptors of this pipe: tests running meanwhile open others.
+            let pipeName = linkTarget(of: ends[1])
+            func copiesOfPipe() -> Int {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+                return names.compactMap(Int32.init).filter { linkTarget(of: $0) == pipeName }.count
+            }
+            #expect(copiesOfPipe() == 2)
+            for _ in 0..<100 {
+                // Wrong signature: the service decodes, rejects, and must still close.
+                await #expect(throws: DBusError.self) { _ = try await bed.call("AllTypes", [.unixFD(ends[1])]) }
+                // Echoed: the service's copy and the client's copy of the reply.
+                let reply = try await bed.call("Echo", [.variant(.unixFD(ends[1]))])
+                #expect(reply.first?.signature == "v")
+            }
+            var copies = copiesOfPipe()
+            for _ in 0..<100 where copies > 2 {
+                try await Task.sleep(for: .milliseconds(20))  // the last messages may still be in flight
+                copies = copiesOfPipe()
+            }
+            #expect(copies == 2, "\(copies - 2) copies of the pipe leaked by 200 calls carrying one each")
+        }
+    }
+
+    private func linkTarget(of fd: Int32) -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) ?? ""
+    }
+}
