@@ -92,7 +92,8 @@ extension Signature: SimpleDBusType {
     static func unwrap(_ v: DBusValue) -> Signature? { if case .signature(let x) = v { x } else { nil } }
 }
 
-/// A file descriptor argument (`h`). The receiver owns the descriptor it gets.
+/// A file descriptor argument (`h`). A received one belongs to its message
+/// and is closed with it: `dup` it to keep it past the call.
 public struct UnixFileDescriptor: SimpleDBusType {
     public var rawValue: Int32
     public init(_ rawValue: Int32) { self.rawValue = rawValue }

@@ -83,13 +83,19 @@ import Testing
             var fds: [Int32] = [0, 0]
             #expect(pipe(&fds) == 0)
             defer { close(fds[0]); close(fds[1]) }
-            let reply = try await bed.call("Echo", [.variant(.unixFD(fds[1]))])
-            guard case .variant(.unixFD(let received))? = reply.first else { Issue.record("no fd in \(reply)"); return }
-            #expect(received != fds[1])   // a duplicate, owned by the receiver
+            let call = try Message.methodCall(destination: TestService.name, path: TestService.path,
+                                              interface: TestService.interface, member: "Echo",
+                                              arguments: [.variant(.unixFD(fds[1]))])
+            let reply = try await bed.client.call(call)  // owns the descriptor it carries, while it lives
+            guard case .variant(.unixFD(let received))? = reply.arguments.first else {
+                Issue.record("no fd in \(reply.arguments)")
+                return
+            }
+            #expect(received != fds[1])   // a duplicate, owned by the reply
             #expect(write(received, "x", 1) == 1)
             var byte: UInt8 = 0
             #expect(read(fds[0], &byte, 1) == 1 && byte == UInt8(ascii: "x"))
-            close(received)
+            withExtendedLifetime(reply) {}
         }
     }
 }
