@@ -95,6 +95,17 @@ extension Member {
         }
     }
 
+    /// Implements a declared method whose reply is the same for every caller
+    /// until `cache` is invalidated: it is built once and copied for each call.
+    public static func method<Out: DBusType>(
+        _ declaration: MethodDeclaration<Out>, cachingReplyIn cache: ReplyCache,
+        _ body: @escaping @Sendable (MethodCall) async throws -> Out
+    ) -> Member {
+        guard case .method(var method) = Member.method(declaration, body) else { preconditionFailure("a method declares a method") }
+        method.replyCache = cache
+        return .method(method)
+    }
+
     /// Implements a declared read-only property.
     public static func property<T: DBusType>(_ declaration: PropertyDeclaration<T>, get: @escaping @Sendable () -> T) -> Member {
         .property(declaration.name, T.self, changes: declaration.changes, get: get)

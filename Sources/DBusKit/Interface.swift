@@ -80,6 +80,9 @@ public struct Method: Sendable {
     public let inputs: [Argument]
     public let outputs: [Argument]
     let handler: @Sendable (MethodCall) async throws -> [DBusValue]
+    /// Where the reply is kept marshalled between changes, for a method
+    /// whose answer is the same for every caller.
+    var replyCache: ReplyCache?
 
     /// The signature the call's body must have.
     public var inputSignature: Signature { Signature(unchecked: inputs.map(\.signature.rawValue).joined()) }

@@ -144,6 +144,15 @@ public final class Message: @unchecked Sendable {
         return Message(built: raw, kind: .methodReturn, destination: sender, arguments: arguments)
     }
 
+    /// A copy of this reply, answering `call` instead. The body is copied as
+    /// it is, already marshalled (see ``ReplyCache``).
+    func copy(replyingTo call: Message) -> Message? {
+        guard let raw = dbus_message_copy(self.raw) else { return nil }
+        dbus_message_set_reply_serial(raw, call.serial)
+        dbus_message_set_destination(raw, call.sender?.rawValue)
+        return Message(built: raw, kind: .methodReturn, destination: call.sender, arguments: decoded.withLock { $0 ?? [] })
+    }
+
     /// The error reply to this call. Messages are sanitised so a reply can
     /// always be built.
     public func makeErrorReply(_ error: DBusError) -> Message {

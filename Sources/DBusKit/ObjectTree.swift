@@ -163,14 +163,20 @@ final class ObjectTree {
         guard incoming.message.signature == method.inputSignature else {
             return fail(incoming, .invalidArgs("\(method.name) expects arguments of type '\(method.inputSignature)', got '\(incoming.message.signature)'"))
         }
+        if let kept = method.replyCache?.reply(to: incoming.message) {
+            return incoming.connection.reply(to: incoming) { kept }
+        }
         let sender = incoming.sender
         guard admission.start(sender) else { return fail(incoming, admission.policy.busy) }
         let call = MethodCall(message: incoming.message, connection: incoming.connection, replyHooks: ReplyHooks())
         Task { [admission] in
             defer { admission.finish(sender) }
             do {
+                let generation = method.replyCache?.generation
                 let values = try await method.handler(call)
-                call.connection.reply(to: call) { try call.message.makeReply(values) }
+                let reply = try call.message.makeReply(values)
+                if let generation { method.replyCache?.keep(reply, builtAt: generation) }
+                call.connection.reply(to: call) { reply }
                 call.replyHooks?.run()
             } catch {
                 call.connection.reply(to: call) { call.message.makeErrorReply(DBusError.from(error)) }

@@ -52,6 +52,8 @@ public final class GuidedAccessService: Sendable {
     private let deadlineTimer: Mutex<Task<Void, Never>?> = Mutex(nil)
     private let watchedOwners: Mutex<Set<BusName>> = Mutex([])
     private let heapRelease = HeapRelease()
+    /// `List`'s reply, kept marshalled until the model changes.
+    let listReply: ReplyCache
     /// Messages for the daemon's log (startup warnings, audit failures).
     let log: @Sendable (String) -> Void
 
@@ -65,7 +67,9 @@ public final class GuidedAccessService: Sendable {
         for warning in model.startupWarnings { log(warning) }
         model.log = log
         if let desktop = configuration.desktop { try Self.connect(model, to: desktop, log: log) }
-        self.model = LockedModel(model)
+        let listReply = ReplyCache()
+        self.listReply = listReply
+        self.model = LockedModel(model, changed: listReply.invalidate)
         self.desktop = configuration.desktop
         polkit = PolkitAuthority(address: configuration.polkitAddress, timeout: configuration.polkitTimeout)
         self.log = log
@@ -241,9 +245,13 @@ final class LockedModel: @unchecked Sendable {
     private let writing = Mutex(())
     private let model: GuidedAccessModel
 
-    init(_ model: GuidedAccessModel) {
+    /// Called after every change, made or undone.
+    private let changed: @Sendable () -> Void
+
+    init(_ model: GuidedAccessModel, changed: @escaping @Sendable () -> Void = {}) {
         model.defersSaves = true
         self.model = model
+        self.changed = changed
     }
 
     /// Reads or validates; never waits for a disk write or a passcode hash.
@@ -257,7 +265,8 @@ final class LockedModel: @unchecked Sendable {
     /// when writing it failed (that error is thrown). Readers wait only for
     /// the in-memory part.
     func with<T>(_ body: (GuidedAccessModel) throws -> T) throws -> T {
-        try Self.holding(writing) { try withWritingLock(body) }
+        defer { changed() }
+        return try Self.holding(writing) { try withWritingLock(body) }
     }
 
     /// Runs `body` under `mutex`. The result travels out through a local, so
