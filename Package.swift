@@ -30,9 +30,11 @@ let package = Package(
         // glibc's malloc_trim, which Swift's Glibc module does not import.
         .target(name: "CHeap"),
         // Swift API over libdbus. Knows nothing of Guided Access.
-        .target(name: "DBusKit", dependencies: ["CDBus"]),
+        // A lock ThreadSanitizer can see (Synchronization.Mutex it cannot, on Linux).
+        .target(name: "Locking"),
+        .target(name: "DBusKit", dependencies: ["CDBus", "Locking"]),
         // Private buses (session and system with polkitd) for tests and demos.
-        .target(name: "DBusTesting", dependencies: ["DBusKit"]),
+        .target(name: "DBusTesting", dependencies: ["DBusKit", "Locking"]),
         // Every name of the contract (bus name, paths, interfaces, errors, polkit
         // actions, features, restrictions, states), spelled once, as plain strings.
         .target(name: "GuidedAccessVocabulary"),
@@ -47,16 +49,16 @@ let package = Package(
         ),
         // The desktop's settings (GSettings: dconf on GNOME) as a feature source
         // and system-restriction applier. The only module that sees GLib types.
-        .target(name: "GSettingsBridge", dependencies: ["CGIO", "GuidedAccessCore"]),
+        .target(name: "GSettingsBridge", dependencies: ["CGIO", "GuidedAccessCore", "Locking"]),
         // Binds the core to the bus: interfaces, polkit, caller identity.
-        .target(name: "GuidedAccessService", dependencies: ["CHeap", "DBusKit", "GuidedAccessContract", "GuidedAccessCore"]),
+        .target(name: "GuidedAccessService", dependencies: ["CHeap", "DBusKit", "GuidedAccessContract", "GuidedAccessCore", "Locking"]),
         .executableTarget(
             name: "guided-accessd",
             dependencies: ["GuidedAccessService", "GuidedAccessContract", "GSettingsBridge",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Client library for apps, mirroring UIKit's Guided Access API.
-        .target(name: "GuidedAccess", dependencies: ["DBusKit", "GuidedAccessContract"]),
+        .target(name: "GuidedAccess", dependencies: ["DBusKit", "GuidedAccessContract", "Locking"]),
         .executableTarget(
             name: "guided-access",
             dependencies: ["GuidedAccess", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -72,7 +74,7 @@ let package = Package(
         .executableTarget(name: "footprint-floor", dependencies: ["CGIO", "DBusKit"], path: "Benchmarks/footprint-floor"),
         .executableTarget(name: "scale-benchmark", dependencies: ["DBusKit", "DBusTesting", "GuidedAccessCore"],
                           path: "Benchmarks/scale-benchmark"),
-        .executableTarget(name: "dbus-demo", dependencies: ["DBusKit"], path: "Sources/dbus-demo"),
+        .executableTarget(name: "dbus-demo", dependencies: ["DBusKit", "Locking"], path: "Sources/dbus-demo"),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "DBusTesting"]),
         .executableTarget(name: "guided-access-shop", dependencies: ["GuidedAccess"], path: "Examples/Shop"),
         .testTarget(name: "GuidedAccessCoreTests", dependencies: ["GuidedAccessCore"]),

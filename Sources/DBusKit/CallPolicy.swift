@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Who may call a connection's objects, and how much one sender may ask of
 /// it at once. `Introspect` (and `Peer`, which libdbus answers itself) stay
@@ -35,7 +35,7 @@ final class CallAdmission: @unchecked Sendable {
     private var decisions: [BusName: DBusError?] = [:]
     /// Loop thread: calls waiting for their sender's credentials, in arrival order.
     private var waiting: [BusName: [MethodCall]] = [:]
-    private let inFlight = Mutex<[BusName: Int]>([:])
+    private let inFlight = Locked<[BusName: Int]>([:])
     private static let rememberedSenders = 8_192
 
     /// Loop thread. Routes the call now, or once its sender's credentials

@@ -1,6 +1,7 @@
 import CDBus
 import Glibc
 import Synchronization
+import Locking
 
 /// The one thread that owns a libdbus connection.
 ///
@@ -13,7 +14,7 @@ final class EventLoop: @unchecked Sendable {
     private let connection: OpaquePointer
     private let wakeFD: Int32
     /// Work for the loop thread; `finished` once the thread has exited.
-    private let queue = Mutex<(work: [@Sendable () -> Void], finished: Bool)>(([], false))
+    private let queue = Locked<(work: [@Sendable () -> Void], finished: Bool)>(([], false))
     private var thread: pthread_t?
     /// The loop thread's id, published by the thread itself (0 before it runs).
     private let loopThreadID = Atomic<UInt>(0)

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// How a property announces changes, as in the standard
 /// `org.freedesktop.DBus.Property.EmitsChangedSignal` annotation.
@@ -55,7 +55,7 @@ public struct MethodCall: Sendable {
 
 /// Work a handler defers until its reply is sent.
 final class ReplyHooks: Sendable {
-    let actions = Mutex<[@Sendable () -> Void]>([])
+    let actions = Locked<[@Sendable () -> Void]>([])
     func run() {
         for action in actions.withLock({ $0 }) { action() }
     }

@@ -1,6 +1,6 @@
 import CDBus
 import Glibc
-import Synchronization
+import Locking
 
 /// A D-Bus message (method call, reply, error or signal).
 ///
@@ -30,7 +30,7 @@ public final class Message: @unchecked Sendable {
             return values
         }
     }
-    private let decoded: Mutex<[DBusValue]?>
+    private let decoded: Locked<[DBusValue]?>
     /// The caller does not want a reply.
     public let noReplyExpected: Bool
     /// The caller is prepared to wait for interactive authorization (polkit).
@@ -51,7 +51,7 @@ public final class Message: @unchecked Sendable {
         var text = ""
         for argument in arguments { text += argument.signature.rawValue }
         signature = Signature(unchecked: text)
-        decoded = Mutex(arguments)
+        decoded = Locked(arguments)
         isReceived = false
         noReplyExpected = false
         allowsInteractiveAuthorization = dbus_message_get_allow_interactive_authorization(raw) != 0
@@ -74,7 +74,7 @@ public final class Message: @unchecked Sendable {
         destination = dbus_message_get_destination(raw).map { BusName(unchecked: String(cString: $0)) }
         errorName = dbus_message_get_error_name(raw).map { ErrorName(unchecked: String(cString: $0)) }
         signature = Signature(unchecked: String(cString: dbus_message_get_signature(raw)))
-        decoded = Mutex(nil)
+        decoded = Locked(nil)
         isReceived = true
         noReplyExpected = dbus_message_get_no_reply(raw) != 0
         allowsInteractiveAuthorization = dbus_message_get_allow_interactive_authorization(raw) != 0

@@ -1,5 +1,5 @@
 import CDBus
-import Synchronization
+import Locking
 
 /// Keeps the reply of a method marshalled, for a method whose answer is the
 /// same for every caller until something changes (a list of everything,
@@ -17,7 +17,7 @@ public final class ReplyCache: Sendable {
         var reply: Message?
     }
 
-    private let kept = Mutex(Kept())
+    private let kept = Locked(Kept())
 
     public init() {}
 

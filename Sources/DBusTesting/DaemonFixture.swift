@@ -1,8 +1,8 @@
 import DBusKit
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
+import Locking
 #endif
 
 /// One D-Bus daemon under test with everything around it: its own directory,
@@ -69,9 +69,9 @@ public final class DaemonFixture: Sendable {
     public let polkitAddress: String
     /// The daemon's stdout and stderr, across restarts.
     public let logFile: URL
-    private let polkitAuthority: Mutex<PolkitTestAuthority?>
+    private let polkitAuthority: Locked<PolkitTestAuthority?>
     private let systemBusWithoutPolkit: PrivateBus?
-    private let daemon = Mutex<SupervisedDaemon?>(nil)
+    private let daemon = Locked<SupervisedDaemon?>(nil)
 
     public var address: String { bus.address }
     public var directory: URL { configuration.directory }
@@ -84,7 +84,7 @@ public final class DaemonFixture: Sendable {
                  systemBusWithoutPolkit: PrivateBus?, polkitAddress: String) {
         self.configuration = configuration
         self.bus = bus
-        polkitAuthority = Mutex(polkit)
+        polkitAuthority = Locked(polkit)
         self.systemBusWithoutPolkit = systemBusWithoutPolkit
         self.polkitAddress = polkitAddress
         logFile = configuration.directory.appendingPathComponent("daemon.log")

@@ -1,5 +1,5 @@
 import GuidedAccessCore
-import Synchronization
+import Locking
 
 /// The desktop's settings through GIO's GSettings: whatever backend GIO
 /// picks (dconf on GNOME; keyfile or memory elsewhere).
@@ -14,7 +14,7 @@ public final class GSettingsDesktop: DesktopSettings, @unchecked Sendable {
     private let installed: InstalledSettings
     private let featureKeys: [Feature: FeatureSetting]
     private let restrictionKeys: [SystemRestriction: [RestrictionSetting]]
-    private let handler = Mutex<(@Sendable (DesktopSettingChange) -> Void)?>(nil)
+    private let handler = Locked<(@Sendable (DesktopSettingChange) -> Void)?>(nil)
 
     public let desktopFeatures: [Feature]
     public let problems: [String]

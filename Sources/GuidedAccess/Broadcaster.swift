@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Hands every value to all streams currently listening; each stream ends
 /// its registration when its consumer stops iterating.
@@ -7,7 +7,7 @@ final class Broadcaster<Value: Sendable>: Sendable {
         var next: UInt64 = 0
         var continuations: [UInt64: AsyncStream<Value>.Continuation] = [:]
     }
-    private let listeners = Mutex(Listeners())
+    private let listeners = Locked(Listeners())
 
     /// A new stream that receives every value yielded from now on.
     func stream() -> AsyncStream<Value> {

@@ -1,6 +1,6 @@
 import DBusKit
 import GuidedAccessContract
-import Synchronization
+import Locking
 
 /// What the client knows, readable from any thread.
 struct ServiceSnapshot: Sendable {
@@ -25,13 +25,13 @@ final class ClientEngine: Sendable {
     /// The service object on `connection`, called through the contract.
     var service: Proxy? { connection.map(Proxy.guidedAccess) }
     private let ownsConnection: Bool
-    let snapshot = Mutex(ServiceSnapshot())
+    let snapshot = Locked(ServiceSnapshot())
     let statusChanges = Broadcaster<Bool>()
     let restrictionChanges = Broadcaster<GuidedAccessRestrictionChange>()
     let featureChanges: [AccessibilityFeature: Broadcaster<Bool>]
     private let events: AsyncStream<ClientEvent>
     private let sink: AsyncStream<ClientEvent>.Continuation
-    private let tasks = Mutex<[Task<Void, Never>]>([])
+    private let tasks = Locked<[Task<Void, Never>]>([])
 
     init(connection: Connection?, ownsConnection: Bool = true) {
         self.connection = connection

@@ -1,6 +1,6 @@
 import DBusKit
 import GuidedAccessContract
-import Synchronization
+import Locking
 
 /// Administration of the Guided Access service, for tools such as the
 /// `guided-access` CLI: start and end sessions, set the passcode, change
@@ -34,7 +34,7 @@ public final class GuidedAccessAdmin: Sendable {
     }
 
     private let ownsConnection: Bool
-    private let isClosed = Mutex(false)
+    private let isClosed = Locked(false)
 
     /// libdbus aborts when a private connection is released unclosed.
     deinit { if ownsConnection { close() } }

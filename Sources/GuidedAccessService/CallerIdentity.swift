@@ -1,6 +1,6 @@
 import DBusKit
 import FoundationEssentials
-import Synchronization
+import Locking
 
 /// Who is calling: process and user from the bus, app id from `/proc`.
 /// Never taken from call arguments.
@@ -118,7 +118,7 @@ public struct CallerIdentity: Sendable, Hashable {
 /// until the name leaves the bus; the process start time in it still keeps
 /// polkit from trusting a recycled pid (CVE-2013-4288).
 final class CallerIdentityCache: Sendable {
-    private let entries = Mutex<[BusName: CallerIdentity]>([:])
+    private let entries = Locked<[BusName: CallerIdentity]>([:])
     /// Past this many callers the cache starts over (names missed while
     /// leaving, e.g. during a race with their first call, cannot pile up).
     static let bound = 8_192

@@ -1,10 +1,10 @@
 import DBusKit
 import GuidedAccessContract
 import GuidedAccessCore
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
+import Locking
 #endif
 
 /// Shells and compositors that enforce the session on screen, each as it
@@ -19,7 +19,7 @@ final class EnforcerRegistry: Sendable {
     }
 
     /// In registration order, one per connection.
-    private let registrations = Mutex<[Registration]>([])
+    private let registrations = Locked<[Registration]>([])
 
     /// Records (or replaces) what `connection` enforces; true when this
     /// connection had not registered before.

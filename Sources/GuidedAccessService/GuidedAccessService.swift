@@ -2,7 +2,7 @@ import DBusKit
 import GuidedAccessContract
 import FoundationEssentials
 import GuidedAccessCore
-import Synchronization
+import Locking
 
 /// Where the service keeps its state and whom it asks.
 public struct ServiceConfiguration: Sendable {
@@ -46,11 +46,11 @@ public final class GuidedAccessService: Sendable {
     /// Shells enforcing the session on screen.
     let enforcers = EnforcerRegistry()
     /// Built on first use (its getters need `self`), then shared by every restriction object.
-    let restrictionObject = Mutex<Interface?>(nil)
+    let restrictionObject = Locked<Interface?>(nil)
     let desktop: (any DesktopSettings)?
-    private let connection: Mutex<Connection?> = Mutex(nil)
-    private let deadlineTimer: Mutex<Task<Void, Never>?> = Mutex(nil)
-    private let watchedOwners: Mutex<Set<BusName>> = Mutex([])
+    private let connection: Locked<Connection?> = Locked(nil)
+    private let deadlineTimer: Locked<Task<Void, Never>?> = Locked(nil)
+    private let watchedOwners: Locked<Set<BusName>> = Locked([])
     private let heapRelease = HeapRelease()
     /// `List`'s reply, kept marshalled until the model changes.
     let listReply: ReplyCache
@@ -239,10 +239,10 @@ public final class GuidedAccessService: Sendable {
 /// across an `await`.
 final class LockedModel: @unchecked Sendable {
     /// Taken for in-memory work only: every getter and every change.
-    private let lock = Mutex(())
+    private let lock = Locked(())
     /// Held by one writer from its change until that change is on disk, so
     /// saves land in order and a failed one can be undone.
-    private let writing = Mutex(())
+    private let writing = Locked(())
     private let model: GuidedAccessModel
 
     /// Called after every change, made or undone.
@@ -269,12 +269,9 @@ final class LockedModel: @unchecked Sendable {
         return try Self.holding(writing) { try withWritingLock(body) }
     }
 
-    /// Runs `body` under `mutex`. The result travels out through a local, so
-    /// a non-Sendable `T` never has to be `sending`.
-    private static func holding<T, E: Error>(_ mutex: borrowing Mutex<Void>, _ body: () throws(E) -> T) throws(E) -> T {
-        var outcome: Result<T, E>?
-        mutex.withLock { _ in outcome = Result { () throws(E) -> T in try body() } }
-        return try outcome!.get()
+    /// Runs `body` holding `lock`, throwing what `body` throws.
+    private static func holding<T, E: Error>(_ lock: Locked<Void>, _ body: () throws(E) -> T) throws(E) -> T {
+        try lock.withLock { (_: inout Void) throws(E) -> T in try body() }
     }
 
     private func withWritingLock<T>(_ body: (GuidedAccessModel) throws -> T) throws -> T {

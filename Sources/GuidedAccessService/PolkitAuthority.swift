@@ -105,7 +105,7 @@ public final class PolkitAuthority: Sendable {
 /// starts without a system bus and recovers when one appears.
 final class LazyConnection: Sendable {
     private let address: BusAddress
-    private let current: Mutex<Connection?> = Mutex(nil)
+    private let current: Locked<Connection?> = Locked(nil)
 
     init(_ address: BusAddress) { self.address = address }
 
@@ -124,4 +124,4 @@ final class LazyConnection: Sendable {
     }
 }
 
-import Synchronization
+import Locking

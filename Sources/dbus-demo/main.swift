@@ -1,11 +1,11 @@
 import DBusKit
-import Synchronization
+import Locking
 
 // A small object for trying the D-Bus layer with busctl. Serves
 // org.example.Demo1 at /org/example/Demo on the session bus, or on the bus
 // given as the first argument.
 
-let counter = Mutex<UInt32>(0)
+let counter = Locked<UInt32>(0)
 let address: BusAddress = CommandLine.arguments.count > 1 ? .address(CommandLine.arguments[1]) : .session
 let connection = try Connection(address)
 let path: ObjectPath = "/org/example/Demo"
