@@ -1,6 +1,6 @@
 import CDBus
 import Glibc
-import Synchronization
+import Locking
 
 /// Which bus to connect to.
 public enum BusAddress: Sendable {
@@ -21,7 +21,11 @@ public final class Connection: @unchecked Sendable {
     public let uniqueName: BusName
 
     // Loop-thread state.
-    private var pendingReplies: [UInt32: (continuation: CheckedContinuation<Message, any Error>, timer: UInt64)] = [:]
+    /// Calls awaiting a reply. The reply crosses from the loop thread to the
+    /// waiting task in `reply`, under its lock: the continuation orders the
+    /// two as well, but ThreadSanitizer on Linux does not see that and would
+    /// report every reply as a race, hiding real ones.
+    private var pendingReplies: [UInt32: (continuation: CheckedContinuation<Void, any Error>, reply: Locked<Message?>, timer: UInt64)] = [:]
     private var subscriptions: [UInt64: (rule: MatchRule, continuation: AsyncStream<Message>.Continuation)] = [:]
     private var nextSubscriptionID: UInt64 = 0
     /// Unique owners of the well-known names that subscriptions filter on
@@ -110,7 +114,8 @@ public final class Connection: @unchecked Sendable {
     /// Sends a method call and waits for its reply. An error reply is thrown
     /// as `DBusError` with the remote name and message.
     public func call(_ message: Message, timeout: Duration = .seconds(25)) async throws -> Message {
-        let reply: Message = try await withCheckedThrowingContinuation { continuation in
+        let slot = Locked<Message?>(nil)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             loop.execute { [self] in
                 guard !isClosed else { return continuation.resume(throwing: DBusError.disconnected("the connection is closed")) }
                 var serial: UInt32 = 0
@@ -123,9 +128,10 @@ public final class Connection: @unchecked Sendable {
                     pending.continuation.resume(throwing: DBusError.noReply(
                         "no reply to \(message.interface?.rawValue ?? "").\(message.member?.rawValue ?? "") within \(timeout)"))
                 }
-                pendingReplies[serial] = (continuation, timer)
+                pendingReplies[serial] = (continuation, slot, timer)
             }
         }
+        let reply = slot.withLock { $0! }
         try reply.throwIfError()
         return reply
     }
@@ -152,7 +158,8 @@ public final class Connection: @unchecked Sendable {
         case .methodReturn, .error:
             guard let pending = pendingReplies.removeValue(forKey: message.replySerial) else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
             loop.cancelTimer(pending.timer)
-            pending.continuation.resume(returning: message)
+            pending.reply.withLock { $0 = message }
+            pending.continuation.resume()
             return DBUS_HANDLER_RESULT_HANDLED
         case .signal:
             if message.interface?.rawValue == "org.freedesktop.DBus.Local", message.member?.rawValue == "Disconnected" {
