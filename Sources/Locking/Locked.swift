@@ -7,13 +7,15 @@ import Glibc
 /// so it reports every access made under a `Mutex` as a race, and a real
 /// race would drown among them. `pthread_mutex_lock` it sees.
 public final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
+    // The mutex first: a zero-sized `Value` (a bare lock) then does not share
+    // its address, which ThreadSanitizer's access checks would take for a race.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: Value
 
     public init(_ value: Value) {
-        self.value = value
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
+        self.value = value
     }
 
     deinit {
