@@ -239,18 +239,21 @@ public final class GuidedAccessService: Sendable {
 /// across an `await`.
 final class LockedModel: @unchecked Sendable {
     /// Taken for in-memory work only: every getter and every change.
-    private let lock = Locked(())
+    private let model: Locked<GuidedAccessModel>
     /// Held by one writer from its change until that change is on disk, so
-    /// saves land in order and a failed one can be undone.
-    private let writing = Locked(())
-    private let model: GuidedAccessModel
+    /// saves land in order and a failed one can be undone. It counts the
+    /// changes made.
+    private let writing = Locked<UInt64>(0)
+    /// Where changes are saved; it never changes, so it is read unlocked.
+    private let store: StateStore
 
     /// Called after every change, made or undone.
     private let changed: @Sendable () -> Void
 
     init(_ model: GuidedAccessModel, changed: @escaping @Sendable () -> Void = {}) {
         model.defersSaves = true
-        self.model = model
+        store = model.store
+        self.model = Locked(model)
         self.changed = changed
     }
 
@@ -258,7 +261,7 @@ final class LockedModel: @unchecked Sendable {
     /// It may see a change whose write is still under way (whose reply and
     /// signals are not out yet).
     func read<T>(_ body: (GuidedAccessModel) throws -> T) rethrows -> T {
-        try Self.holding(lock) { try body(model) }
+        try Self.holding(model, body)
     }
 
     /// Changes the model and returns once the change is on disk, or undone
@@ -266,19 +269,22 @@ final class LockedModel: @unchecked Sendable {
     /// the in-memory part.
     func with<T>(_ body: (GuidedAccessModel) throws -> T) throws -> T {
         defer { changed() }
-        return try Self.holding(writing) { try withWritingLock(body) }
+        return try writing.withLock { (changes: inout UInt64) throws -> T in
+            changes += 1
+            return try withWritingLock(body)
+        }
     }
 
-    /// Runs `body` holding `lock`, throwing what `body` throws.
-    private static func holding<T, E: Error>(_ lock: Locked<Void>, _ body: () throws(E) -> T) throws(E) -> T {
-        try lock.withLock { (_: inout Void) throws(E) -> T in try body() }
+    /// Runs `body` with `lock`'s value while holding it, throwing what `body` throws.
+    private static func holding<Value, T, E: Error>(_ lock: Locked<Value>, _ body: (Value) throws(E) -> T) throws(E) -> T {
+        try lock.withLock { (value: inout Value) throws(E) -> T in try body(value) }
     }
 
     private func withWritingLock<T>(_ body: (GuidedAccessModel) throws -> T) throws -> T {
         let (result, pending) = read { model in (Result { try body(model) }, model.takePendingSave()) }
         if let pending {
             do {
-                try pending.write(to: model.store)
+                try pending.write(to: store)
             } catch {
                 read { $0.saveFailed(pending) }
                 throw error
