@@ -64,23 +64,23 @@ let package = Package(
             dependencies: ["GuidedAccess", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Every performance and footprint target in one table: scripts/bench.
-        .executableTarget(name: "guided-access-benchmark", dependencies: ["CDBus", "DBusKit", "DBusTesting", "GuidedAccessContract"],
+        .executableTarget(name: "guided-access-benchmark", dependencies: ["CDBus", "DBusKit", "DBusTesting", "GuidedAccessContract", "Locking"],
                           path: "Benchmarks/benchmark"),
         // Real faults made to the release daemon, one table: scripts/stress.
         .executableTarget(name: "guided-access-stress",
-                          dependencies: ["DBusKit", "DBusTesting", "GuidedAccess", "GuidedAccessContract"],
+                          dependencies: ["DBusKit", "DBusTesting", "GuidedAccess", "GuidedAccessContract", "Locking"],
                           path: "Benchmarks/stress", exclude: ["forge-signals.py"]),
         // The least memory a daemon on this stack (Swift, DBusKit, GSettings) uses: the bench's floor row.
         .executableTarget(name: "footprint-floor", dependencies: ["CGIO", "DBusKit"], path: "Benchmarks/footprint-floor"),
         .executableTarget(name: "scale-benchmark", dependencies: ["DBusKit", "DBusTesting", "GuidedAccessCore"],
                           path: "Benchmarks/scale-benchmark"),
         .executableTarget(name: "dbus-demo", dependencies: ["DBusKit", "Locking"], path: "Sources/dbus-demo"),
-        .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "DBusTesting"]),
+        .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "DBusTesting", "Locking"]),
         .executableTarget(name: "guided-access-shop", dependencies: ["GuidedAccess"], path: "Examples/Shop"),
         .testTarget(name: "GuidedAccessCoreTests", dependencies: ["GuidedAccessCore"]),
         // Runs the built daemon, CLI and example against private buses and real polkitd.
-        .testTarget(name: "GuidedAccessServiceTests", dependencies: ["GuidedAccessService", "DBusKit", "DBusTesting"]),
-        .testTarget(name: "GuidedAccessTests", dependencies: ["GuidedAccess", "DBusKit", "DBusTesting"]),
+        .testTarget(name: "GuidedAccessServiceTests", dependencies: ["GuidedAccessService", "DBusKit", "DBusTesting", "Locking"]),
+        .testTarget(name: "GuidedAccessTests", dependencies: ["GuidedAccess", "DBusKit", "DBusTesting", "Locking"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,7 @@ import DBusKit
 import DBusTesting
 import Foundation
 import GuidedAccessContract
-import Synchronization
+import Locking
 
 struct BenchmarkFailure: Error, CustomStringConvertible {
     let description: String
@@ -104,7 +104,7 @@ func polkitCheck(_ action: String, for subject: DBusValue, on connection: Connec
 
 /// Counts signal arrivals across many subscriber connections.
 final class Arrivals: Sendable {
-    private let state = Mutex<(count: Int, last: ContinuousClock.Instant)>((0, .now))
+    private let state = Locked<(count: Int, last: ContinuousClock.Instant)>((0, .now))
     func arrived() { state.withLock { $0 = ($0.count + 1, .now) } }
     func reset() { state.withLock { $0 = (0, .now) } }
     /// Milliseconds from `start` to the `expected`-th arrival (10 s at most).

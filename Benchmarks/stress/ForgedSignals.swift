@@ -3,7 +3,7 @@ import DBusTesting
 import Foundation
 import GuidedAccess
 import GuidedAccessContract
-import Synchronization
+import Locking
 
 /// Forged signals: a plain client (Python, `forge-signals.py`) emits
 /// signals that look like the service's, broadcast and addressed to the
@@ -60,8 +60,8 @@ func forgedSignalsCase(_ context: StressContext) async throws -> CaseResult {
 
 /// Collects what an async stream yields, in the background.
 final class SignalCounter<Element: Sendable>: Sendable {
-    private let received = Mutex<[Element]>([])
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let received = Locked<[Element]>([])
+    private let task = Locked<Task<Void, Never>?>(nil)
 
     init(_ stream: AsyncStream<Element>) {
         task.withLock { $0 = Task { [weak self] in for await element in stream { self?.received.withLock { $0.append(element) } } } }

@@ -1,6 +1,6 @@
 import DBusKit
-import Synchronization
 import Testing
+import Locking
 
 /// One declaration, two sides: a service implements it and a `Proxy` calls
 /// it, through a real dbus-daemon, with an independent peer reading the result.
@@ -17,7 +17,7 @@ import Testing
     }
 
     final class Tally: Sendable {
-        let value = Mutex<UInt32>(0)
+        let value = Locked<UInt32>(0)
         func withLock<T: Sendable>(_ body: (inout UInt32) -> T) -> T { value.withLock { body(&$0) } }
     }
 

@@ -1,7 +1,7 @@
 import DBusKit
 import DBusTesting
-import Synchronization
 import Testing
+import Locking
 
 /// A struct argument `(is)`, declared the way apps declare theirs.
 struct Pair: DBusStruct, Equatable {
@@ -25,10 +25,10 @@ final class TestService: Sendable {
     static let interface: InterfaceName = "org.example.Test1"
 
     let connection: Connection
-    let title = Mutex("initial")
-    let count = Mutex<UInt32>(0)
-    let mood = Mutex("calm")
-    let calls = Mutex(0)
+    let title = Locked("initial")
+    let count = Locked<UInt32>(0)
+    let mood = Locked("calm")
+    let calls = Locked(0)
 
     init(address: String) async throws {
         connection = try Connection(.address(address))

@@ -1,8 +1,8 @@
 import DBusKit
 import DBusTesting
 import Foundation
-import Synchronization
 import Testing
+import Locking
 
 /// How the daemon behaves when polkit is missing, hung, or outlived by its caller.
 @Suite("polkit failure modes", .timeLimit(.minutes(2)))
@@ -179,7 +179,7 @@ func abandonedStarts(_ h: Harness) -> Int {
 
 /// A flag set once from any task.
 final class Flag: Sendable {
-    private let value = Mutex(false)
+    private let value = Locked(false)
     func set() { value.withLock { $0 = true } }
     var isSet: Bool { value.withLock { $0 } }
 }

@@ -2,8 +2,8 @@ import DBusKit
 import DBusTesting
 import Foundation
 import GuidedAccess
-import Synchronization
 import Testing
+import Locking
 
 /// Where the built executables are: next to this test bundle when present
 /// (any scratch path), else `<package>/.build/debug`.
@@ -130,7 +130,7 @@ final class ServiceFixture: Sendable {
 /// A delegate that records what it is told.
 final class RecordingDelegate: GuidedAccessRestrictionDelegate {
     let guidedAccessRestrictionIdentifiers: [String]
-    private let received = Mutex<[GuidedAccessRestrictionChange]>([])
+    private let received = Locked<[GuidedAccessRestrictionChange]>([])
     let changes: AsyncStream<GuidedAccessRestrictionChange>
     private let sink: AsyncStream<GuidedAccessRestrictionChange>.Continuation
 

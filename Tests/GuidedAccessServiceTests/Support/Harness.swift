@@ -1,10 +1,10 @@
 import DBusKit
 import DBusTesting
 import Foundation
-import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
+import Locking
 #endif
 
 /// `guided-accessd` under test: DBusTesting's `DaemonFixture` (private buses,
@@ -42,7 +42,7 @@ final class Harness: Sendable {
     let fixture: DaemonFixture
     let desktop: DesktopEnvironment
     /// Client connections handed out by `connect()`, closed by `stop()`.
-    let connections = Mutex<[Connection]>([])
+    let connections = Locked<[Connection]>([])
 
     var bus: PrivateBus { fixture.bus }
     var address: String { fixture.address }
