@@ -1,6 +1,7 @@
 # guided-access: build, install and uninstall.
 #
-#   make build                          release build of guided-accessd and guided-access (Swift runtime linked in)
+#   make build                          release build of guided-accessd and guided-access (Swift runtime linked
+#                                       in), their man pages and shell completions
 #   make install [PREFIX=/usr/local] [DESTDIR=/tmp/stage]
 #   make uninstall [PREFIX=...] [DESTDIR=...]
 #   make test                           = scripts/test (installs deps, builds, runs all tests)
@@ -11,7 +12,14 @@
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
-DOCDIR ?= $(PREFIX)/share/doc/guided-access
+# The daemon is started by D-Bus activation, not by people: it is not on PATH.
+LIBEXECDIR ?= $(PREFIX)/libexec
+DATADIR ?= $(PREFIX)/share
+DOCDIR ?= $(DATADIR)/doc/guided-access
+MANDIR ?= $(DATADIR)/man
+BASH_COMPLETIONS_DIR ?= $(DATADIR)/bash-completion/completions
+ZSH_COMPLETIONS_DIR ?= $(DATADIR)/zsh/vendor-completions
+FISH_COMPLETIONS_DIR ?= $(DATADIR)/fish/vendor_completions.d
 DESTDIR ?=
 
 SWIFT ?= swift
@@ -24,11 +32,17 @@ SWIFT_FLAGS ?= --static-swift-stdlib -Xswiftc -use-ld=lld \
 # SwiftPM's scratch directory; the release binaries are in $(SCRATCH)/release.
 SCRATCH ?= .build
 BUILD_BIN = $(SCRATCH)/release
+# Man pages and completions, generated from the argument-parser definitions.
+GENERATED = $(BUILD_BIN)/generated
+# The date in the man pages: SOURCE_DATE_EPOCH's when set, for reproducible builds.
+MAN_DATE ?= $(shell date -u -d "@$${SOURCE_DATE_EPOCH:-$$(date +%s)}" +%Y-%m-%d)
 
 # The session bus reads activation files from this directory (from dbus-1.pc,
 # normally /usr/share/dbus-1/services) whatever PREFIX is. With another PREFIX
 # the file still goes here, and its Exec= line points into $(BINDIR).
 DBUS_SERVICES_DIR ?= $(or $(shell pkg-config --variable=session_bus_services_dir dbus-1 2>/dev/null),/usr/share/dbus-1/services)
+# Interface XML for code generators (gdbus-codegen, zbus-xmlgen), from dbus-1.pc.
+DBUS_INTERFACES_DIR ?= $(or $(shell pkg-config --variable=interfaces_dir dbus-1 2>/dev/null),/usr/share/dbus-1/interfaces)
 # systemd user units (from systemd.pc when available, normally /usr/lib/systemd/user).
 SYSTEMD_USER_UNIT_DIR ?= $(or $(shell pkg-config --variable=systemduserunitdir systemd 2>/dev/null),$(PREFIX)/lib/systemd/user)
 # polkitd reads actions only from /usr/share/polkit-1/actions, whatever PREFIX is.
@@ -42,13 +56,24 @@ GNOME_SHELL_VERSION ?= $(or $(shell gnome-shell --version 2>/dev/null | sed -n '
 
 INSTALL ?= install
 
-.PHONY: all build install uninstall test run swift-flags
+.PHONY: all build generated install uninstall test run swift-flags
 
 all: build
 
 build:
 	$(SWIFT) build -c release --scratch-path $(SCRATCH) $(SWIFT_FLAGS) --product guided-accessd
 	$(SWIFT) build -c release --scratch-path $(SCRATCH) $(SWIFT_FLAGS) --product guided-access
+	$(SWIFT) build -c release --scratch-path $(SCRATCH) $(SWIFT_FLAGS) --product generate-manual
+	$(MAKE) --no-print-directory generated
+
+# Written once, from the same definitions that parse the options.
+generated:
+	mkdir -p "$(GENERATED)/man" "$(GENERATED)/completions"
+	"$(BUILD_BIN)/generate-manual" "$(BUILD_BIN)/guided-access" --section 1 --date $(MAN_DATE) -o "$(GENERATED)/man"
+	"$(BUILD_BIN)/generate-manual" "$(BUILD_BIN)/guided-accessd" --section 8 --date $(MAN_DATE) -o "$(GENERATED)/man"
+	"$(BUILD_BIN)/guided-access" --generate-completion-script bash > "$(GENERATED)/completions/guided-access"
+	"$(BUILD_BIN)/guided-access" --generate-completion-script zsh > "$(GENERATED)/completions/_guided-access"
+	"$(BUILD_BIN)/guided-access" --generate-completion-script fish > "$(GENERATED)/completions/guided-access.fish"
 
 # The flags of a release build, for scripts that build the same way.
 swift-flags:
@@ -61,29 +86,41 @@ install:
 	        exit 1; \
 	    fi; \
 	done
-	$(INSTALL) -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(DBUS_SERVICES_DIR)" \
-	    "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)" "$(DESTDIR)$(POLKIT_ACTIONS_DIR)" \
-	    "$(DESTDIR)$(DOCDIR)/examples"
-	$(INSTALL) -m 0755 "$(BUILD_BIN)/guided-accessd" "$(DESTDIR)$(BINDIR)/guided-accessd"
+	$(INSTALL) -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(LIBEXECDIR)" "$(DESTDIR)$(DBUS_SERVICES_DIR)" \
+	    "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)" "$(DESTDIR)$(POLKIT_ACTIONS_DIR)" "$(DESTDIR)$(DBUS_INTERFACES_DIR)" \
+	    "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man8" \
+	    "$(DESTDIR)$(BASH_COMPLETIONS_DIR)" "$(DESTDIR)$(ZSH_COMPLETIONS_DIR)" "$(DESTDIR)$(FISH_COMPLETIONS_DIR)"
+	$(INSTALL) -m 0755 "$(BUILD_BIN)/guided-accessd" "$(DESTDIR)$(LIBEXECDIR)/guided-accessd"
 	$(INSTALL) -m 0755 "$(BUILD_BIN)/guided-access" "$(DESTDIR)$(BINDIR)/guided-access"
-	sed 's|@bindir@|$(BINDIR)|g' dbus/org.guidedaccess.GuidedAccess1.service \
+	sed 's|@libexecdir@|$(LIBEXECDIR)|g' dbus/org.guidedaccess.GuidedAccess1.service \
 	    > "$(DESTDIR)$(DBUS_SERVICES_DIR)/org.guidedaccess.GuidedAccess1.service"
 	chmod 0644 "$(DESTDIR)$(DBUS_SERVICES_DIR)/org.guidedaccess.GuidedAccess1.service"
-	sed 's|@bindir@|$(BINDIR)|g' dbus/guided-accessd.service \
+	sed 's|@libexecdir@|$(LIBEXECDIR)|g' dbus/guided-accessd.service \
 	    > "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/guided-accessd.service"
 	chmod 0644 "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/guided-accessd.service"
 	$(INSTALL) -m 0644 polkit/org.guidedaccess.policy "$(DESTDIR)$(POLKIT_ACTIONS_DIR)/org.guidedaccess.policy"
+	$(INSTALL) -m 0644 dbus/org.guidedaccess.*.xml "$(DESTDIR)$(DBUS_INTERFACES_DIR)/"
+	$(INSTALL) -m 0644 "$(GENERATED)/man/guided-access.1" "$(DESTDIR)$(MANDIR)/man1/guided-access.1"
+	$(INSTALL) -m 0644 "$(GENERATED)/man/guided-accessd.8" "$(DESTDIR)$(MANDIR)/man8/guided-accessd.8"
+	$(INSTALL) -m 0644 "$(GENERATED)/completions/guided-access" "$(DESTDIR)$(BASH_COMPLETIONS_DIR)/guided-access"
+	$(INSTALL) -m 0644 "$(GENERATED)/completions/_guided-access" "$(DESTDIR)$(ZSH_COMPLETIONS_DIR)/_guided-access"
+	$(INSTALL) -m 0644 "$(GENERATED)/completions/guided-access.fish" "$(DESTDIR)$(FISH_COMPLETIONS_DIR)/guided-access.fish"
 	$(INSTALL) -m 0644 polkit/50-guided-access-example.rules "$(DESTDIR)$(DOCDIR)/examples/50-guided-access-example.rules"
+	$(INSTALL) -m 0644 docs/examples/managed.json "$(DESTDIR)$(DOCDIR)/examples/managed.json"
 	shell/gnome/install "$(DESTDIR)$(SHELL_EXTENSIONS_DIR)" $(GNOME_SHELL_VERSION)
 	@echo "Installed. Users pick up the new service with: systemctl --user daemon-reload"
 	@echo "(the session bus rereads activation files by itself; the first call starts guided-accessd)."
 
 uninstall:
-	rm -f "$(DESTDIR)$(BINDIR)/guided-accessd" "$(DESTDIR)$(BINDIR)/guided-access" \
+	rm -f "$(DESTDIR)$(LIBEXECDIR)/guided-accessd" "$(DESTDIR)$(BINDIR)/guided-access" \
 	    "$(DESTDIR)$(DBUS_SERVICES_DIR)/org.guidedaccess.GuidedAccess1.service" \
 	    "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/guided-accessd.service" \
 	    "$(DESTDIR)$(POLKIT_ACTIONS_DIR)/org.guidedaccess.policy" \
-	    "$(DESTDIR)$(DOCDIR)/examples/50-guided-access-example.rules"
+	    "$(DESTDIR)$(DBUS_INTERFACES_DIR)"/org.guidedaccess.*.xml \
+	    "$(DESTDIR)$(MANDIR)/man1/guided-access.1" "$(DESTDIR)$(MANDIR)/man8/guided-accessd.8" \
+	    "$(DESTDIR)$(BASH_COMPLETIONS_DIR)/guided-access" "$(DESTDIR)$(ZSH_COMPLETIONS_DIR)/_guided-access" \
+	    "$(DESTDIR)$(FISH_COMPLETIONS_DIR)/guided-access.fish" \
+	    "$(DESTDIR)$(DOCDIR)/examples/50-guided-access-example.rules" "$(DESTDIR)$(DOCDIR)/examples/managed.json"
 	rm -rf "$(DESTDIR)$(SHELL_EXTENSIONS_DIR)/guided-access@guidedaccess.org"
 	-rmdir "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DOCDIR)" 2>/dev/null
 
