@@ -268,3 +268,40 @@ struct ShopTests {
         #expect(lines[changed...].contains { $0.contains("[buy apple]") })
     }
 }
+
+/// The Python example (Examples/python), a PyGObject app with no library of
+/// ours, against the daemon.
+@Suite("Python example")
+struct PythonExampleTests {
+    static let app = Binaries.packageRoot.appendingPathComponent("Examples/python/notes_app.py").path
+
+    @Test("registers its two restrictions, reads its features, and follows RestrictionChanged and StatusChanged",
+          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
+    func notesApp() async throws {
+        let fixture = try await ServiceFixture.start(polkit: true)
+        defer { fixture.stop() }
+        let admin = try fixture.admin()
+        defer { admin.close() }
+        async let ran = ProcessRunner.run(["/usr/bin/python3", Self.app, "--address", fixture.address, "--events", "3"],
+                                          timeout: .seconds(40))
+        let registered = try await eventually(timeout: .seconds(20)) {
+            try await admin.restrictions().filter { $0.identifier.hasPrefix("org.example.notes.") && $0.isRegistered }.count == 2
+        }
+        #expect(registered)
+        try await admin.setRestriction("org.example.notes.share", to: .deny)
+        try await admin.start(app: "/usr/bin/notes")
+        try await admin.end()
+
+        let result = try await ran
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(Array(lines.prefix(6)) == [
+            "registered 2 restrictions",
+            "restriction org.example.notes.share: allow", "restriction org.example.notes.delete: allow",
+            "feature ReduceMotion: off", "feature BoldText: off", "guided access: off",
+        ], "\(result.stdout)")
+        #expect(Array(lines.dropFirst(6)) == [
+            "restriction org.example.notes.share: deny", "guided access: on", "guided access: off",
+        ], "\(result.stdout)")
+    }
+}
