@@ -269,21 +269,35 @@ struct ShopTests {
     }
 }
 
-/// The Python example (Examples/python), a PyGObject app with no library of
-/// ours, against the daemon.
-@Suite("Python example")
-struct PythonExampleTests {
-    static let app = Binaries.packageRoot.appendingPathComponent("Examples/python/notes_app.py").path
-
-    @Test("registers its two restrictions, reads its features, and follows RestrictionChanged and StatusChanged",
+/// The apps in other languages (Examples/python, Examples/c): the same notes
+/// app with no library of ours, against the daemon.
+@Suite("Examples in Python and C")
+struct OtherLanguageExampleTests {
+    @Test("Python (PyGObject): registers two restrictions, reads its features, follows RestrictionChanged and StatusChanged",
           .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
-    func notesApp() async throws {
+    func python() async throws {
+        try await runNotesApp(["/usr/bin/python3", Binaries.packageRoot.appendingPathComponent("Examples/python/notes_app.py").path])
+    }
+
+    @Test("C (GDBus, proxies from gdbus-codegen and dbus/*.xml): the same",
+          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
+    func c() async throws {
+        let build = FileManager.default.temporaryDirectory.appendingPathComponent("notes-app-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: build) }
+        let built = try await ProcessRunner.run(
+            [Binaries.packageRoot.appendingPathComponent("Examples/c/build.sh").path, build.path,
+             Binaries.packageRoot.appendingPathComponent("dbus").path], timeout: .seconds(120))
+        #expect(built.status == 0, "\(built.stderr)")
+        try await runNotesApp([build.appendingPathComponent("notes-app").path])
+    }
+
+    /// Runs the app until three changes, making them as an admin, and checks every line it printed.
+    private func runNotesApp(_ argv: [String]) async throws {
         let fixture = try await ServiceFixture.start(polkit: true)
         defer { fixture.stop() }
         let admin = try fixture.admin()
         defer { admin.close() }
-        async let ran = ProcessRunner.run(["/usr/bin/python3", Self.app, "--address", fixture.address, "--events", "3"],
-                                          timeout: .seconds(40))
+        async let ran = ProcessRunner.run(argv + ["--address", fixture.address, "--events", "3"], timeout: .seconds(40))
         let registered = try await eventually(timeout: .seconds(20)) {
             try await admin.restrictions().filter { $0.identifier.hasPrefix("org.example.notes.") && $0.isRegistered }.count == 2
         }
