@@ -56,7 +56,7 @@ GNOME_SHELL_VERSION ?= $(or $(shell gnome-shell --version 2>/dev/null | sed -n '
 
 INSTALL ?= install
 
-.PHONY: all build generated install uninstall test run swift-flags
+.PHONY: all build generated install uninstall deb test run swift-flags
 
 all: build
 
@@ -71,7 +71,9 @@ generated:
 	mkdir -p "$(GENERATED)/man" "$(GENERATED)/completions"
 	"$(BUILD_BIN)/generate-manual" "$(BUILD_BIN)/guided-access" --section 1 --date $(MAN_DATE) -o "$(GENERATED)/man"
 	"$(BUILD_BIN)/generate-manual" "$(BUILD_BIN)/guided-accessd" --section 8 --date $(MAN_DATE) -o "$(GENERATED)/man"
-	"$(BUILD_BIN)/guided-access" --generate-completion-script bash > "$(GENERATED)/completions/guided-access"
+	# mdoc wants no blank lines (groff warns of each); a sourced completion needs no #! line.
+	sed -i '/^$$/d' "$(GENERATED)/man/guided-access.1" "$(GENERATED)/man/guided-accessd.8"
+	"$(BUILD_BIN)/guided-access" --generate-completion-script bash | sed '1{/^#!/d}' > "$(GENERATED)/completions/guided-access"
 	"$(BUILD_BIN)/guided-access" --generate-completion-script zsh > "$(GENERATED)/completions/_guided-access"
 	"$(BUILD_BIN)/guided-access" --generate-completion-script fish > "$(GENERATED)/completions/guided-access.fish"
 
@@ -123,6 +125,11 @@ uninstall:
 	    "$(DESTDIR)$(DOCDIR)/examples/50-guided-access-example.rules" "$(DESTDIR)$(DOCDIR)/examples/managed.json"
 	rm -rf "$(DESTDIR)$(SHELL_EXTENSIONS_DIR)/guided-access@guidedaccess.org"
 	-rmdir "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DOCDIR)" 2>/dev/null
+
+# The Debian package (debian/, debhelper): ../guided-access_VERSION_ARCH.deb,
+# beside the source directory as dpkg-buildpackage writes it.
+deb:
+	dpkg-buildpackage -us -uc -b
 
 test:
 	scripts/test

@@ -128,3 +128,41 @@ struct EnforcementTests {
         #expect(CallerIdentity.unescapeUnitName("a\\x2db\\x2") == "a-b\\x2", "an incomplete escape stays as written")
     }
 }
+
+/// A caller's identities from what /proc says of it, on a crafted /proc
+/// tree: no Flatpak sandbox runs on the build machine.
+@Suite("Caller identity from /proc")
+struct CallerIdentityProcTests {
+    @Test("a Flatpak app is its app id first, then its scope's id, then its executable; a plain process its executable")
+    func flatpakScopeAndExecutable() throws {
+        let proc = FileManager.default.temporaryDirectory.appendingPathComponent("fake-proc-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: proc) }
+        let sandboxed = proc.appendingPathComponent("4242"), plain = proc.appendingPathComponent("4343")
+        try FileManager.default.createDirectory(at: sandboxed.appendingPathComponent("root"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: plain, withIntermediateDirectories: true)
+        try "[Application]\nname=org.example.Notes\nruntime=runtime/org.gnome.Platform/x86_64/43\n\n[Instance]\ninstance-id=1\n"
+            .write(to: sandboxed.appendingPathComponent("root/.flatpak-info"), atomically: true, encoding: .utf8)
+        try "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-flatpak-org.example.Notes-123.scope\n"
+            .write(to: sandboxed.appendingPathComponent("cgroup"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: sandboxed.appendingPathComponent("exe").path,
+                                                   withDestinationPath: "/app/bin/notes (deleted)")
+        try "0::/user.slice/user-1000.slice/session-2.scope\n"
+            .write(to: plain.appendingPathComponent("cgroup"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: plain.appendingPathComponent("exe").path,
+                                                   withDestinationPath: "/usr/bin/exam-browser")
+
+        #expect(CallerIdentity.appIDs(of: 4242, procRoot: proc.path) == ["org.example.Notes", "org.example.Notes", "/app/bin/notes"])
+        #expect(CallerIdentity.appIDs(of: 4343, procRoot: proc.path) == ["/usr/bin/exam-browser"])
+        #expect(CallerIdentity.appIDs(of: 4444, procRoot: proc.path) == ["pid:4444"])
+    }
+
+    @Test("a .flatpak-info without an [Application] name gives no Flatpak id")
+    func flatpakInfoWithoutName() throws {
+        let proc = FileManager.default.temporaryDirectory.appendingPathComponent("fake-proc-name-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: proc) }
+        let root = proc.appendingPathComponent("7/root")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try "[Instance]\nname=not-the-app\n".write(to: root.appendingPathComponent(".flatpak-info"), atomically: true, encoding: .utf8)
+        #expect(CallerIdentity.flatpakID(of: 7, procRoot: proc.path) == nil)
+    }
+}
