@@ -54,8 +54,8 @@ let package = Package(
         .target(name: "GuidedAccessService", dependencies: ["CHeap", "DBusKit", "GuidedAccessContract", "GuidedAccessCore", "Locking"]),
         .executableTarget(
             name: "guided-accessd",
-            dependencies: ["GuidedAccessService", "GuidedAccessContract", "GSettingsBridge",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            // Options are parsed by hand (DaemonOptions): no swift-argument-parser resident all session.
+            dependencies: ["GuidedAccessService", "GuidedAccessContract", "GSettingsBridge"]
         ),
         // Client library for apps, mirroring UIKit's Guided Access API.
         .target(name: "GuidedAccess", dependencies: ["DBusKit", "GuidedAccessContract", "Locking"]),

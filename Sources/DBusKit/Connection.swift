@@ -401,7 +401,7 @@ public struct MatchRule: Sendable, Hashable {
         var parts = ["type='signal'"]
         func add(_ key: String, _ value: String?) {
             guard let value else { return }
-            parts.append("\(key)='\(value.replacingOccurrences(of: "'", with: "'\\''"))'")
+            parts.append("\(key)='\(value.quotedForMatchRule)'")
         }
         add("sender", sender?.rawValue)
         add("path", path?.rawValue)
@@ -430,7 +430,12 @@ public struct MatchRule: Sendable, Hashable {
 }
 
 extension String {
-    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    /// This value inside a match rule's quotes: each `'` ends the quote, is
+    /// escaped and opens it again. Character by character, as a string
+    /// separator would bring in _StringProcessing's searchers at start.
+    fileprivate var quotedForMatchRule: String {
+        var quoted = ""
+        for character in self { quoted += character == "'" ? "'\\''" : String(character) }
+        return quoted
     }
 }

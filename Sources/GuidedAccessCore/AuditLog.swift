@@ -57,7 +57,7 @@ public struct AuditRecord: Codable, Sendable, Equatable {
 
     /// A record stamped with `time`.
     public init(time: Date, caller: AuditCaller, action: String, target: String, result: AuditResult) {
-        self.time = time.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        self.time = UTCTimestamp.string(time, fractionalSeconds: true)
         self.caller = caller
         self.action = action
         self.target = target

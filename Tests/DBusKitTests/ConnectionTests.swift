@@ -168,3 +168,19 @@ import Glibc
         }
     }
 }
+
+/// A match rule's values are quoted for the bus: a value with a `'` in it
+/// still matches exactly that value.
+@Suite struct MatchRuleQuotingTests {
+    @Test func argumentWithQuotesMatchesOnlyItself() async throws {
+        #expect(MatchRule(arg0: "it's").text == #"type='signal',arg0='it'\''s'"#)
+        try await withTestBed { bed in
+            let quoted = try await bed.client.signals(MatchRule(path: TestService.path, member: "Changed", arg0: "it's 'quoted'"))
+            for value in ["its quoted", "it's 'quoted'"] {
+                try bed.service.connection.emit(TestService.path, TestService.interface, "Changed", [.string(value)])
+            }
+            var iterator = quoted.makeAsyncIterator()
+            #expect(await iterator.next()?.arguments == [.string("it's 'quoted'")])
+        }
+    }
+}

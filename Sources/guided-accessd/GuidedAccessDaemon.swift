@@ -1,4 +1,3 @@
-import ArgumentParser
 import DBusKit
 import Dispatch
 import FoundationEssentials
@@ -10,53 +9,45 @@ import GuidedAccessService
 
 /// The daemon: options, logging, signals. Everything else is in GuidedAccessService.
 @main
-struct GuidedAccessDaemon: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "guided-accessd",
-        abstract: "Guided Access for the Linux desktop: the session-bus service.",
-        discussion: """
-            Serves org.guidedaccess.GuidedAccess1 on the session bus. Usually started by D-Bus
-            activation; run it by hand to debug. Logs go to stderr. Stop with SIGTERM or Ctrl-C.
-            Environment: GUIDED_ACCESS_MANAGED_CONFIG overrides the managed config path;
-            DBUS_SYSTEM_BUS_ADDRESS points polkit checks at another system bus; GSETTINGS_BACKEND
-            picks where desktop settings live (dconf on GNOME; memory keeps them in the process).
-            """,
-        version: "1.0.0")
+struct GuidedAccessDaemon {
+    static func main() async {
+        let options: DaemonOptions
+        do {
+            switch try DaemonOptions.parse(Array(CommandLine.arguments.dropFirst())) {
+            case .help: return print(DaemonOptions.help, terminator: "")
+            case .version: return print(DaemonOptions.version)
+            case .run(let parsed): options = parsed
+            }
+        } catch {
+            // 64 is EX_USAGE (sysexits.h), as swift-argument-parser exited before.
+            let text = Array("guided-accessd: error: \(error.message)\nUsage: guided-accessd [options]; see guided-accessd --help\n".utf8)
+            _ = Glibc.write(STDERR_FILENO, text, text.count)
+            exit(64)
+        }
+        do {
+            try await run(options)
+        } catch is Stopped {
+            exit(1)
+        } catch {
+            Log.error("cannot start: \(error)")
+            exit(1)
+        }
+    }
 
-    @Option(help: "Bus address to serve on (default: the session bus).")
-    var address: String?
-
-    @Option(help: "State directory (default: $XDG_STATE_HOME/guided-access, else ~/.local/state/guided-access).")
-    var stateDir: String?
-
-    @Option(help: "Managed configuration file (default: /etc/guided-access/managed.json).")
-    var managedConfig: String?
-
-    @Option(help: "Bus address polkit is reached on (default: the system bus).")
-    var polkitAddress: String?
-
-    @Option(help: "Seconds to wait for polkit before refusing.")
-    var polkitTimeout: Double = 25
-
-    @Option(help: .hidden)
-    var passcodeIterations: Int?
-
-    @Flag(help: "Print the introspection XML of the served interfaces and exit.")
-    var printIntrospection = false
-
-    func run() async throws {
+    /// Serves until a signal or the loss of the name; throws when it cannot start or lost the name.
+    static func run(_ options: DaemonOptions) async throws {
         let environment = ProcessInfo.processInfo.environment
-        if printIntrospection {
+        if options.printIntrospection {
             print(try Self.introspection(), terminator: "")
             return
         }
         var configuration = ServiceConfiguration(
-            stateDirectory: try stateDir ?? StateStore.defaultDirectory(environment: environment))
-        configuration.busAddress = address.map(BusAddress.address) ?? .session
-        configuration.managedConfigPath = managedConfig ?? environment["GUIDED_ACCESS_MANAGED_CONFIG"] ?? ManagedConfig.defaultPath
-        configuration.polkitAddress = polkitAddress.map(BusAddress.address) ?? .system
-        configuration.polkitTimeout = .milliseconds(Int(polkitTimeout * 1000))
-        if let passcodeIterations { configuration.passcodeIterations = passcodeIterations }
+            stateDirectory: try options.stateDir ?? StateStore.defaultDirectory(environment: environment))
+        configuration.busAddress = options.address.map(BusAddress.address) ?? .session
+        configuration.managedConfigPath = options.managedConfig ?? environment["GUIDED_ACCESS_MANAGED_CONFIG"] ?? ManagedConfig.defaultPath
+        configuration.polkitAddress = options.polkitAddress.map(BusAddress.address) ?? .system
+        configuration.polkitTimeout = .milliseconds(Int(options.polkitTimeout * 1000))
+        if let iterations = options.passcodeIterations { configuration.passcodeIterations = iterations }
         // Whatever backend GIO picks: dconf on GNOME, keyfile or memory elsewhere (GSETTINGS_BACKEND).
         configuration.desktop = GSettingsDesktop()
 
@@ -68,7 +59,7 @@ struct GuidedAccessDaemon: AsyncParsableCommand {
             try await service.start(on: bus)
         } catch {
             Log.error("cannot start: \(error)")
-            throw ExitCode(1)
+            throw Stopped()
         }
         Log.info("ready on \(bus.uniqueName) as \(BusName.guidedAccess), state in \(configuration.stateDirectory)")
         switch await Self.waitForEnd(serving: BusName.guidedAccess, on: bus) {
@@ -84,9 +75,12 @@ struct GuidedAccessDaemon: AsyncParsableCommand {
             Log.error("stopping: \(reason)")
             service.stop()
             bus.close()
-            throw ExitCode(1)
+            throw Stopped()
         }
     }
+
+    /// The daemon could not start, or stopped because it lost its name (already logged).
+    struct Stopped: Error {}
 
     /// Why the daemon stops.
     enum Ending: Sendable {
@@ -133,7 +127,7 @@ enum Log {
     static func error(_ message: String) { write("error", message) }
 
     private static func write(_ level: String, _ message: String) {
-        let time = Date().formatted(.iso8601)
+        let time = UTCTimestamp.string(Date())
         let line = Array("time=\(time) level=\(level) msg=\(message.debugDescription)\n".utf8)
         _ = Glibc.write(STDERR_FILENO, line, line.count)  // one write per line: lines never interleave
     }

@@ -1,0 +1,55 @@
+import DBusTesting
+import Foundation
+import Testing
+
+/// The daemon's own option parsing, as a person at a terminal sees it, and
+/// its manual page listing the same options.
+@Suite("Daemon command line", .timeLimit(.minutes(1)), .enabled(if: Requirements.canRunDaemon, Requirements.daemonReason))
+struct DaemonCommandLineTests {
+    static let options = ["--address", "--state-dir", "--managed-config", "--polkit-address", "--polkit-timeout",
+                          "--print-introspection", "--version", "--help"]
+
+    @Test("--help lists every option, and docs/guided-accessd.8 documents each")
+    func helpAndManualPage() async throws {
+        let help = try await ProcessRunner.run([Paths.daemon, "--help"])
+        #expect(help.status == 0)
+        let page = try String(contentsOf: Paths.packageRoot.appendingPathComponent("docs/guided-accessd.8"), encoding: .utf8)
+            .replacingOccurrences(of: "\\-", with: "-")
+        for option in Self.options {
+            #expect(help.stdout.contains(option), "--help does not list \(option)")
+            #expect(page.contains(option), "docs/guided-accessd.8 does not document \(option)")
+        }
+        #expect(!help.stdout.contains("passcode-iterations"), "a test-only option is listed")
+        let version = try await ProcessRunner.run([Paths.daemon, "--version"])
+        #expect(version.status == 0 && version.stdout == "1.0.0\n")
+    }
+
+    @Test("A command line it cannot use exits 64 and names the problem", arguments: [
+        (["--bogus"], "unknown option '--bogus'"),
+        (["extra"], "unexpected argument 'extra'"),
+        (["--polkit-timeout"], "missing value for '--polkit-timeout'"),
+        (["--polkit-timeout=0"], "the value '0' is invalid for '--polkit-timeout'"),
+        (["--polkit-timeout", "soon"], "the value 'soon' is invalid for '--polkit-timeout'"),
+        (["--passcode-iterations", "-5"], "the value '-5' is invalid for '--passcode-iterations'"),
+        (["--print-introspection=yes"], "'--print-introspection' takes no value"),
+    ])
+    func usageErrors(arguments: [String], message: String) async throws {
+        let result = try await ProcessRunner.run([Paths.daemon] + arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("guided-accessd: error: \(message)"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("--name=value and --name value mean the same")
+    func attachedValues() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ga-cli-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // No bus at this address: both spellings get as far as connecting, and fail there alike.
+        for argv in [["--address=unix:path=\(directory.path)/none", "--state-dir=\(directory.path)"],
+                     ["--address", "unix:path=\(directory.path)/none", "--state-dir", directory.path]] {
+            let result = try await ProcessRunner.run([Paths.daemon] + argv)
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("cannot start") && result.stderr.contains("\(directory.path)/none"), "\(result.stderr)")
+        }
+    }
+}
