@@ -68,7 +68,7 @@ let package = Package(
                           path: "Benchmarks/benchmark"),
         // Real faults made to the release daemon, one table: scripts/stress.
         .executableTarget(name: "guided-access-stress",
-                          dependencies: ["DBusKit", "DBusTesting", "GuidedAccess", "GuidedAccessContract", "Locking"],
+                          dependencies: ["CDBus", "DBusKit", "DBusTesting", "GuidedAccess", "GuidedAccessContract", "Locking"],
                           path: "Benchmarks/stress", exclude: ["forge-signals.py"]),
         // The least memory a daemon on this stack (Swift, DBusKit, GSettings) uses: the bench's floor row.
         .executableTarget(name: "footprint-floor", dependencies: ["CGIO", "DBusKit"], path: "Benchmarks/footprint-floor"),

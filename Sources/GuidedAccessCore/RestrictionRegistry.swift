@@ -242,6 +242,7 @@ extension RestrictionRegistry {
             records[record.identifier] = nil
             touched.insert(record.identifier)
         }
+        records.shrinkIfSparse()
     }
 
     private static func validate(_ declarations: [RestrictionDeclaration]) throws(DomainError) {
@@ -349,5 +350,18 @@ extension RestrictionRegistry {
                 "restriction \(identifier) is forced to \(forced.rawValue) by the administrator in managed.json "
                     + "(\(ManagedConfig.defaultPath) by default); change it there")
         }
+    }
+}
+
+extension Dictionary {
+    /// Moves the entries into storage of their size once they fill less than
+    /// half of what it has room for: a dictionary never gives back the room of
+    /// removed entries, and after thousands of apps leave that room would
+    /// stay resident (a megabyte or more) for the daemon's life.
+    mutating func shrinkIfSparse() {
+        guard count < capacity / 2 else { return }
+        var compact = Self(minimumCapacity: count)
+        for (key, value) in self { compact[key] = value }
+        self = compact
     }
 }

@@ -65,6 +65,20 @@ struct RegistrationLimitsTests {
         for index in 0..<8 { #expect(registry.records["com.example.new.r\(index)"] != nil) }
     }
 
+    @Test("once apps that left are forgotten, the records give back the room they took")
+    func forgettingGivesBackRoom() throws {
+        var limits = RegistrationLimits()
+        limits.rememberedTitles = 100
+        var registry = RestrictionRegistry(limits: limits)
+        for app in 0..<40 {
+            try registry.register(owner: ":1.\(app)", app: "app\(app)", declarations(100, prefix: "com.example.app\(app)"))
+        }
+        let peak = registry.records.capacity
+        for app in 0..<40 { registry.ownerLeft(":1.\(app)") }
+        #expect(registry.records.count == 100)
+        #expect(registry.records.capacity < 400, "room for \(registry.records.capacity) records kept after the peak of \(peak)")
+    }
+
     @Test("managed.json Limits: read, checked, and refused when unknown or below 1")
     func managed() throws {
         let config = try ManagedConfig.parse(Data(#"{"Limits": {"PerApp": 2048, "Total": 20000}}"#.utf8), path: "m.json")
