@@ -177,3 +177,17 @@ func fileBytes(_ path: String) -> Int {
     var info = stat()
     return stat(path, &info) == 0 ? Int(info.st_size) : 0
 }
+
+/// Drops the clean, unmapped pages of these files from the page cache, so
+/// each program starts from its file as read from disk, as after an install
+/// or a reboot. A binary the linker has just written sits in the cache in
+/// the large blocks it was written in, and mapping its code then makes more
+/// of it resident (0.7 MB more for the daemon) than the same file read back.
+func dropFromPageCache(_ paths: [String]) {
+    for path in paths {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { continue }
+        _ = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)
+        close(fd)
+    }
+}

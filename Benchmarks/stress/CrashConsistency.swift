@@ -18,7 +18,7 @@ struct Acknowledged {
 
     /// What a key reads as before anything was done to it.
     static func initialValue(of key: String) -> String {
-        switch key.prefix { $0 != ":" } {
+        switch key.prefix(while: { $0 != ":" }) {
         case "state": "allow"
         case "feature": "false"
         case "record": "unknown"
