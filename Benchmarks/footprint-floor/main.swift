@@ -1,5 +1,6 @@
 import CGIO
 import DBusKit
+import Dispatch
 import Glibc
 
 // The footprint floor of guided-accessd's stack, for scripts/bench: a Swift
@@ -42,11 +43,20 @@ nonisolated func watchSettings(_: UnsafeMutableRawPointer?) -> UnsafeMutableRawP
 var thread = pthread_t()
 pthread_create(&thread, nil, watchSettings, nil)
 
-let bus = try Connection(.session)
-bus.export(try ObjectPath(validating: "/org/example/FootprintFloor"), [
-    Interface(try InterfaceName(validating: "org.example.FootprintFloor1"), [
-        .property(try MemberName(validating: "Version")) { UInt32(1) },
-    ]),
-])
-try await bus.requestName(try BusName(validating: "org.example.FootprintFloor"))
-while true { try await Task.sleep(for: .seconds(3600)) }
+// Serves from a detached task while the main thread waits, as the daemon does
+// (an async main would end the main thread by unwinding it).
+Task.detached {
+    do {
+        let bus = try Connection(.session)
+        bus.export(try ObjectPath(validating: "/org/example/FootprintFloor"), [
+            Interface(try InterfaceName(validating: "org.example.FootprintFloor1"), [
+                .property(try MemberName(validating: "Version")) { UInt32(1) },
+            ]),
+        ])
+        try await bus.requestName(try BusName(validating: "org.example.FootprintFloor"))
+        while true { try await Task.sleep(for: .seconds(3600)) }
+    } catch {
+        fatalError("footprint-floor: \(error)")
+    }
+}
+DispatchSemaphore(value: 0).wait()

@@ -10,7 +10,7 @@ import GuidedAccessService
 /// The daemon: options, logging, signals. Everything else is in GuidedAccessService.
 @main
 struct GuidedAccessDaemon {
-    static func main() async {
+    static func main() {
         let options: DaemonOptions
         do {
             switch try DaemonOptions.parse(Array(CommandLine.arguments.dropFirst())) {
@@ -24,14 +24,23 @@ struct GuidedAccessDaemon {
             _ = Glibc.write(STDERR_FILENO, text, text.count)
             exit(64)
         }
-        do {
-            try await run(options)
-        } catch is Stopped {
-            exit(1)
-        } catch {
-            Log.error("cannot start: \(error)")
-            exit(1)
+        Task.detached {
+            do {
+                try await run(options)
+                exit(0)
+            } catch is Stopped {
+                exit(1)
+            } catch {
+                Log.error("cannot start: \(error)")
+                exit(1)
+            }
         }
+        // The main thread waits here for good (the main actor is never
+        // used: the task is detached, signals arrive on a global queue); the task ends the
+        // process. An async main would end this thread with dispatch_main(),
+        // whose pthread_exit unwinds the stack: that loads libgcc_s and reads
+        // the binary's unwind tables, 0.5 MB resident for the daemon's life.
+        DispatchSemaphore(value: 0).wait()
     }
 
     /// Serves until a signal or the loss of the name; throws when it cannot start or lost the name.
@@ -112,7 +121,7 @@ struct GuidedAccessDaemon {
     static func terminationSources(_ arrived: @escaping @Sendable (String) -> Void) -> [any DispatchSourceSignal] {
         [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")].map { number, name in
             signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { arrived(name) }
             source.resume()
             return source
