@@ -35,11 +35,12 @@ struct GuidedAccessDaemon {
                 exit(1)
             }
         }
-        // The main thread waits here for good (the main actor is never
-        // used: the task is detached, signals arrive on a global queue); the task ends the
-        // process. An async main would end this thread with dispatch_main(),
-        // whose pthread_exit unwinds the stack: that loads libgcc_s and reads
-        // the binary's unwind tables, 0.5 MB resident for the daemon's life.
+        // The main thread waits here for good and the task ends the process
+        // (the main actor is never used: the task is detached, signals arrive
+        // on a global queue). An async main would end this thread with
+        // dispatch_main(), whose pthread_exit unwinds the stack: that loads
+        // libgcc_s and reads the binary's unwind tables, 0.5 MB resident for
+        // the daemon's life.
         DispatchSemaphore(value: 0).wait()
     }
 
