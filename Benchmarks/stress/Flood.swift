@@ -29,8 +29,7 @@ func floodCase(_ context: StressContext) async throws -> CaseResult {
                 destination: .guidedAccess, path: .guidedAccess, interface: "org.guidedaccess.Restrictions1", member: member,
                 arguments: [.string("org.stress.flood.r\(index % 100)")]))
         }
-        // The bus delivers one sender's messages in order: this reply comes after the rest.
-        _ = try await flooder.call(Contract.Restrictions.list)
+        try await waitUntilDelivered(flooder)
     }
     var reads: [Double] = [], peak = idle.rss
     while true {
@@ -48,6 +47,22 @@ func floodCase(_ context: StressContext) async throws -> CaseResult {
         figures: "Get " + latencies(reads) + String(format: "; RSS idle %.1f, peak %.1f, after %.1f MB (cap +%.0f MB)",
                                                    idle.rss, peak, after.rss, floodHeadroomMB),
         passed: alive && Measuring.percentile(reads, 0.99) < 50 && peak <= idle.rss + floodHeadroomMB)
+}
+
+/// Returns once the daemon has taken every call `flooder` sent before. The
+/// bus delivers one sender's messages in order, so a reply to one more call
+/// comes after the rest; the bus itself may refuse that call while the
+/// sender has too many replies pending (`max_replies_per_connection`, 128 on
+/// these buses), so it is sent again until the daemon answers it.
+private func waitUntilDelivered(_ flooder: Proxy) async throws {
+    while true {
+        do {
+            _ = try await flooder.call(Contract.Restrictions.list)
+            return
+        } catch let error as DBusError where error.name == DBusError.limitsExceeded("").name {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
 }
 
 /// A one-way switch that tasks can read without waiting.
