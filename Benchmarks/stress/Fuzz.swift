@@ -245,7 +245,7 @@ func fuzzCase(_ context: StressContext) async throws -> CaseResult {
     return CaseResult(
         counts: "\(calls) calls (seed \(context.seed)), \(members.count) members",
         figures: "\(outcome.replies) replies, \(named.values.reduce(0, +)) errors (\(topErrors)); "
-            + "unanswered \(calls - answered)\(unanswered.isEmpty ? "" : " (\(unanswered))"); " + String(format: "RSS %.1f → %.1f MB", before.rss, after.rss),
+            + "unanswered \(calls - answered)\(unanswered.isEmpty ? "" : " (\(unanswered))"); " + String(format: "RSS %.1f → %.1f MB (anonymous %.1f → %.1f; threads %d → %d)", before.rss, after.rss, before.anonymous, after.anonymous, before.threads, after.threads),
         passed: alive && answered == calls && after.rss <= 1.1 * before.rss)
 }
 
@@ -295,8 +295,19 @@ func outcomeOf(_ call: Message, on connection: Connection, timeout: Duration) as
     return outcome
 }
 
-/// The daemon's footprint once it has had 1.5 s to release what it freed.
+/// The daemon's footprint once it has released what it freed: after 1.5 s
+/// (the daemon gives freed heap back 1 s after a burst of frees), and then
+/// once its RSS stops falling, within 5 s more. A busy host can delay the
+/// release; a leak never falls, so waiting for it hides nothing.
 func settledFootprint(_ stage: Stage) async -> Footprint {
     try? await Task.sleep(for: .milliseconds(1_500))
-    return stage.footprint()
+    var latest = stage.footprint()
+    for _ in 0..<10 {
+        try? await Task.sleep(for: .milliseconds(500))
+        let next = stage.footprint()
+        let falling = next.rss < latest.rss - 0.05
+        latest = next
+        if !falling { break }
+    }
+    return latest
 }

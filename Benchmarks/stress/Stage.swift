@@ -68,7 +68,7 @@ final class Stage: Sendable {
     func footprint() -> Footprint {
         let pid = daemonPID
         let count = { (directory: String) in (try? FileManager.default.contentsOfDirectory(atPath: directory).count) ?? 0 }
-        return Footprint(rss: Measuring.residentMegabytes(pid), fds: count("/proc/\(pid)/fd"), threads: count("/proc/\(pid)/task"))
+        return Footprint(rss: Measuring.residentMegabytes(pid), anonymous: Measuring.residentMegabytes(pid, part: "RssAnon"), fds: count("/proc/\(pid)/fd"), threads: count("/proc/\(pid)/task"))
     }
 
     /// Whether the daemon that was started last still runs and owns the name.
@@ -82,6 +82,9 @@ final class Stage: Sendable {
 /// What the daemon holds of the machine at one moment.
 struct Footprint {
     let rss: Double
+    /// The part of `rss` that is the daemon's own memory (heap, stacks), not
+    /// pages of its binary and libraries read from disk.
+    let anonymous: Double
     let fds: Int
     let threads: Int
 

@@ -95,6 +95,18 @@ extension Member {
         }
     }
 
+    /// Implements a declared method that replies with one value, answered on
+    /// the loop thread (`Member.immediateMethod(_:in:out:_:)`): for reads that never wait.
+    public static func immediateMethod<each In: DBusType, Out: DBusType>(
+        _ declaration: MethodDeclaration<repeat each In, Out>,
+        _ body: @escaping @Sendable (MethodCall, repeat each In) throws -> Out
+    ) -> Member {
+        .immediateMethod(declaration.name, in: declaration.inputNames, out: declaration.outputNames) {
+            (call: MethodCall, input: repeat each In) -> Out in
+            try body(call, repeat each input)
+        }
+    }
+
     /// Implements a declared method whose reply is the same for every caller
     /// until `cache` is invalidated: it is built once and copied for each call.
     public static func method<Out: DBusType>(

@@ -79,13 +79,22 @@ public struct Method: Sendable {
     public let name: MemberName
     public let inputs: [Argument]
     public let outputs: [Argument]
-    let handler: @Sendable (MethodCall) async throws -> [DBusValue]
+    let answer: Answer
     /// Where the reply is kept marshalled between changes, for a method
     /// whose answer is the same for every caller.
     var replyCache: ReplyCache?
 
     /// The signature the call's body must have.
     public var inputSignature: Signature { Signature(unchecked: inputs.map(\.signature.rawValue).joined()) }
+
+    /// Where a method's handler runs.
+    enum Answer: Sendable {
+        /// In a task of its own, so it may await; it takes one of the
+        /// sender's in-flight slots (``CallPolicy``) until it replies.
+        case inTask(@Sendable (MethodCall) async throws -> [DBusValue])
+        /// On the loop thread, before the next message is dispatched.
+        case onLoop(@Sendable (MethodCall) throws -> [DBusValue])
+    }
 }
 
 /// A property: type, access, change behaviour, getter and optional setter.
@@ -145,6 +154,13 @@ public struct Interface: Sendable {
     }
 }
 
+/// The D-Bus signatures of `types`, in order.
+func signatures<each T: DBusType>(of types: repeat (each T).Type) -> [Signature] {
+    var result: [Signature] = []
+    for type in repeat each types { result.append(type.dbusSignature) }
+    return result
+}
+
 /// Named arguments; unnamed ones are `<prefix><index>`.
 func arguments(_ names: [String], _ signatures: [Signature], prefix: String) -> [Argument] {
     signatures.enumerated().map { index, signature in
@@ -160,18 +176,32 @@ extension Member {
         _ name: MemberName, in inNames: [String] = [], out outNames: [String] = [],
         _ body: @escaping @Sendable (MethodCall, repeat each In) async throws -> (repeat each Out)
     ) -> Member {
-        var inSignatures: [Signature] = []
-        for type in repeat (each In).self { inSignatures.append(type.dbusSignature) }
-        var outSignatures: [Signature] = []
-        for type in repeat (each Out).self { outSignatures.append(type.dbusSignature) }
-        return .method(Method(
-            name: name,
-            inputs: arguments(inNames, inSignatures, prefix: "arg"),
-            outputs: arguments(outNames, outSignatures, prefix: "out"),
-            handler: { call in
+        .method(Method(
+            name: name, inputs: arguments(inNames, signatures(of: repeat (each In).self), prefix: "arg"),
+            outputs: arguments(outNames, signatures(of: repeat (each Out).self), prefix: "out"),
+            answer: .inTask { call in
                 var reader = ArgumentReader(call.message.arguments)
                 let input = (repeat try reader.next((each In).self))
                 let output = try await body(call, repeat each input)
+                return wireValues(repeat each output)
+            }))
+    }
+
+    /// Declares a method answered on the connection's loop thread, for an
+    /// answer that never waits (a read under a short lock, no I/O). No task
+    /// is started and no in-flight slot taken, so a flood of such calls
+    /// costs the least it can, and other callers wait behind it the least.
+    public static func immediateMethod<each In: DBusType, each Out: DBusType>(
+        _ name: MemberName, in inNames: [String] = [], out outNames: [String] = [],
+        _ body: @escaping @Sendable (MethodCall, repeat each In) throws -> (repeat each Out)
+    ) -> Member {
+        .method(Method(
+            name: name, inputs: arguments(inNames, signatures(of: repeat (each In).self), prefix: "arg"),
+            outputs: arguments(outNames, signatures(of: repeat (each Out).self), prefix: "out"),
+            answer: .onLoop { call in
+                var reader = ArgumentReader(call.message.arguments)
+                let input = (repeat try reader.next((each In).self))
+                let output = try body(call, repeat each input)
                 return wireValues(repeat each output)
             }))
     }

@@ -166,16 +166,27 @@ final class ObjectTree {
         if let kept = method.replyCache?.reply(to: incoming.message) {
             return incoming.connection.reply(to: incoming) { kept }
         }
+        switch method.answer {
+        case .onLoop(let answer):
+            incoming.connection.reply(to: incoming) { try incoming.message.makeReply(try answer(incoming)) }
+        case .inTask(let handler):
+            start(handler, replyCache: method.replyCache, incoming)
+        }
+    }
+
+    /// Runs a handler in its own task, within the sender's in-flight cap.
+    private func start(_ handler: @escaping @Sendable (MethodCall) async throws -> [DBusValue],
+                       replyCache: ReplyCache?, _ incoming: MethodCall) {
         let sender = incoming.sender
         guard admission.start(sender) else { return fail(incoming, admission.policy.busy) }
         let call = MethodCall(message: incoming.message, connection: incoming.connection, replyHooks: ReplyHooks())
         Task { [admission] in
             defer { admission.finish(sender) }
             do {
-                let generation = method.replyCache?.generation
-                let values = try await method.handler(call)
+                let generation = replyCache?.generation
+                let values = try await handler(call)
                 let reply = try call.message.makeReply(values)
-                if let generation { method.replyCache?.keep(reply, builtAt: generation) }
+                if let generation { replyCache?.keep(reply, builtAt: generation) }
                 call.connection.reply(to: call) { reply }
                 call.replyHooks?.run()
             } catch {

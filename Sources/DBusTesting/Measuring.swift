@@ -43,10 +43,11 @@ public enum Measuring {
         return (after.steal - before.steal) / max(1, after.total - before.total)
     }
 
-    /// Resident set size of `pid` in MB (`VmRSS`), or 0 when it cannot be read.
-    public static func residentMegabytes(_ pid: pid_t) -> Double {
+    /// Resident set size of `pid` in MB, or 0 when it cannot be read:
+    /// `VmRSS`, or one of its parts (`RssAnon`, `RssFile`, `RssShmem`).
+    public static func residentMegabytes(_ pid: pid_t, part field: String = "VmRSS") -> Double {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
               let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
         return kilobytes / 1024
     }

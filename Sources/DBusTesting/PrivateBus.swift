@@ -10,7 +10,9 @@ import Darwin
 /// A private `dbus-daemon` for one test (or one test suite): its own socket in
 /// a fresh temporary directory, a permissive policy (anyone may connect, own
 /// any name, send and receive anything), and nothing shared with the real
-/// session or system bus.
+/// session or system bus. A session bus has a desktop session bus's limits
+/// (those of `session.conf`), so a test sees what a service on the desktop
+/// sees: for one, a sender may have 50,000 replies pending, not 128.
 ///
 /// ```swift
 /// let bus = try PrivateBus.startSession()
@@ -110,6 +112,7 @@ public final class PrivateBus: Sendable {
                 .replacingOccurrences(of: ">", with: "&gt;")
         }
         let services = serviceDirectories.map { "  <servicedir>\(escaped($0))</servicedir>\n" }.joined()
+        let limits = kind == .session ? desktopSessionLimits.map { "  <limit name=\"\($0.0)\">\($0.1)</limit>\n" }.joined() : ""
         return """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -117,7 +120,7 @@ public final class PrivateBus: Sendable {
           <type>\(kind.rawValue)</type>
           <listen>unix:path=\(escaped(socketPath))</listen>
           <auth>EXTERNAL</auth>
-        \(services)  <policy context="default">
+        \(services)\(limits)  <policy context="default">
             <allow user="*"/>
             <allow own="*"/>
             <allow send_destination="*" eavesdrop="true"/>
@@ -128,6 +131,18 @@ public final class PrivateBus: Sendable {
 
         """
     }
+
+    /// The limits Debian's `/usr/share/dbus-1/session.conf` sets, where they
+    /// differ from dbus-daemon's built-in ones; the system bus keeps those.
+    static let desktopSessionLimits: [(String, Int)] = [
+        ("max_incoming_bytes", 1_000_000_000), ("max_outgoing_bytes", 1_000_000_000),
+        ("max_message_size", 1_000_000_000), ("max_incoming_unix_fds", 250_000_000), ("max_outgoing_unix_fds", 250_000_000),
+        ("service_start_timeout", 120_000), ("auth_timeout", 240_000), ("pending_fd_timeout", 150_000),
+        ("max_completed_connections", 100_000), ("max_incomplete_connections", 10_000),
+        ("max_connections_per_user", 100_000), ("max_pending_service_starts", 10_000),
+        ("max_names_per_connection", 50_000), ("max_match_rules_per_connection", 50_000),
+        ("max_replies_per_connection", 50_000),
+    ]
 
     private static func start(
         kind: Kind,

@@ -14,13 +14,14 @@ extension GuidedAccessService {
                 let changes = try self.model.with { try $0.unregister(owner: call.sender.rawValue, identifiers: identifiers) }
                 call.afterReply { self.publish(changes) }
             },
-            .method(Contract.Restrictions.getState) { call, identifier in
-                _ = try await self.identify(call)
+            // Reads that apps make often: answered on the loop thread, so
+            // even a flood of them holds up other callers little. Callers of
+            // another user never get here (the call policy refuses them).
+            .immediateMethod(Contract.Restrictions.getState) { _, identifier in
                 _ = try RestrictionIdentifier(identifier)
                 return self.read { $0.restrictionState(of: identifier).rawValue }
             },
-            .method(Contract.Restrictions.isAllowed) { call, identifier in
-                _ = try await self.identify(call)
+            .immediateMethod(Contract.Restrictions.isAllowed) { _, identifier in
                 _ = try RestrictionIdentifier(identifier)
                 return self.read { $0.isRestrictionAllowed(identifier) }
             },

@@ -29,6 +29,20 @@ import Testing
         }
     }
 
+    @Test func pastTheSendersCapACallIsBusyButAMethodAnsweredOnTheLoopIsNot() async throws {
+        try await withTestBed { bed in
+            bed.service.connection.setCallPolicy(CallPolicy(maxInFlightPerSender: 1, busy: .limitsExceeded("one at a time")))
+            let sleeping = Task { try await bed.call("Sleep", [.uint32(500)]) }
+            try await Task.sleep(for: .milliseconds(100))
+            let refused = await #expect(throws: DBusError.self) { _ = try await bed.call("Sleep", [.uint32(1)]) }
+            #expect(refused?.message == "one at a time")
+            #expect(try await bed.call("Length", [.string("naïve")]) == [.uint32(6)])
+            let thrown = await #expect(throws: DBusError.self) { _ = try await bed.call("Length", [.string("")]) }
+            #expect(thrown?.name == DBusError.invalidArgs("").name && thrown?.message == "nothing to measure")
+            #expect(try await sleeping.value == [.uint32(500)])
+        }
+    }
+
     @Test func watchOwnerReportsAPeerThatAlreadyLeft() async throws {
         try await withTestBed { bed in
             let peer = try Connection(.address(bed.bus.address))

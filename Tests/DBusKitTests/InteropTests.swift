@@ -83,7 +83,7 @@ import Testing
             let lines = result.stdout.split(separator: "\n").map(String.init)
             #expect(lines.count == 4)
             guard lines.count == 4 else { return }
-            #expect(lines[0] == "AllTypes Echo Fail Nested SetCount SetMood Sleep WhoAmI")
+            #expect(lines[0] == "AllTypes Echo Fail Length Nested SetCount SetMood Sleep WhoAmI")
             #expect(lines[1] == "Count:u:read Mood:s:read Title:s:readwrite Version:u:read")
             #expect(lines[2].contains("org.freedesktop.DBus.Properties") && lines[2].contains("org.freedesktop.DBus.Peer"))
             #expect(lines[3] == "org.example.Error.Custom custom message")

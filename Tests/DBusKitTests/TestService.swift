@@ -66,6 +66,10 @@ final class TestService: Sendable {
                 try await Task.sleep(for: .milliseconds(Int(ms)))
                 return ms
             },
+            .immediateMethod("Length", in: ["text"], out: ["length"]) { (_, text: String) -> UInt32 in
+                guard !text.isEmpty else { throw DBusError.invalidArgs("nothing to measure") }
+                return UInt32(text.utf8.count)
+            },
             .method("Fail", in: ["name", "message"]) { (_, name: String, message: String) in
                 throw DBusError(try ErrorName(validating: name), message)
             },

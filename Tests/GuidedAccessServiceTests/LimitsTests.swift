@@ -33,7 +33,7 @@ struct LimitsTests {
         }
     }
 
-    @Test("NO_REPLY_EXPECTED calls get no reply of any kind; past 32 calls in flight a sender gets RateLimited while others are served",
+    @Test("NO_REPLY_EXPECTED calls get no reply of any kind; past 32 calls in flight a sender gets RateLimited, never for a read answered on the loop, while others are served",
           .enabled(if: Requirements.canRunDaemon, Requirements.daemonReason))
     func senderFairness() async throws {
         try await withHarness { h in
@@ -62,21 +62,29 @@ struct LimitsTests {
                 GLib.timeout_add(1500, loop.quit)
                 loop.run()
                 silent = dict(counts)
-                # Now 120 at once that want replies (under the bus's own 128 pending per
-                # connection) from a connection the daemon has not met. The daemon is
-                # stopped while they are sent, so all of them are queued when it reads
-                # the first: they wait together for its credentials, then all start at
-                # once, and past 32 in flight the daemon refuses them as busy.
-                outcomes = {}
-                def ok(*_): outcomes["ok"] = outcomes.get("ok", 0) + 1
-                def failed(e): outcomes[e.get_dbus_name()] = outcomes.get(e.get_dbus_name(), 0) + 1
+                # Now 120 calls at once that want replies and run in a task of
+                # their own (GetAppIds reads /proc), and 40 reads answered on the
+                # daemon's loop (GetState), from a connection the daemon has not
+                # met. The daemon is stopped while they are sent, so all are queued
+                # when it reads the first: they wait together for its credentials,
+                # then all start at once. Past 32 in flight the daemon refuses the
+                # tasks as busy; the reads take no slot and are all answered.
+                outcomes = {"GetAppIds": {}, "GetState": {}}
+                def outcome(method):
+                    def tally(key): outcomes[method][key] = outcomes[method].get(key, 0) + 1
+                    return (lambda *_: tally("ok")), (lambda e: tally(e.get_dbus_name()))
                 flood = connect()
-                proxy = iface(flood, RESTRICTIONS)
+                session, restrictions = iface(flood, SESSION), iface(flood, RESTRICTIONS)
                 daemon = int(sys.argv[1])
                 os.kill(daemon, signal.SIGSTOP)
                 try:
-                    for i in range(120):
-                        proxy.GetState("com.example.busy", reply_handler=ok, error_handler=failed)
+                    for i in range(160):
+                        if i % 4 == 3:
+                            ok, failed = outcome("GetState")
+                            restrictions.GetState("com.example.busy", reply_handler=ok, error_handler=failed)
+                        else:
+                            ok, failed = outcome("GetAppIds")
+                            session.GetAppIds(dbus.UInt32(os.getpid()), reply_handler=ok, error_handler=failed)
                     flood.flush()
                 finally:
                     os.kill(daemon, signal.SIGCONT)
@@ -88,9 +96,11 @@ struct LimitsTests {
                 """, [String(try #require(h.daemonPID))], timeout: .seconds(60))
             let silent = result["silent"] as? [String: Int] ?? [:]
             #expect(silent == ["return": 0, "error": 0], "replies to calls that asked for none: \(result.raw)")
-            let outcomes = result["outcomes"] as? [String: Int] ?? [:]
-            #expect((outcomes["ok"] ?? 0) > 0 && (outcomes[GA.error("RateLimited")] ?? 0) > 0, "\(outcomes)")
-            #expect(outcomes.values.reduce(0, +) == 120 && outcomes.count == 2, "every call answered, ok or RateLimited: \(result.raw)")
+            let outcomes = result["outcomes"] as? [String: [String: Int]] ?? [:]
+            let tasks = outcomes["GetAppIds"] ?? [:], reads = outcomes["GetState"] ?? [:]
+            #expect((tasks["ok"] ?? 0) > 0 && (tasks[GA.error("RateLimited")] ?? 0) > 0, "\(outcomes)")
+            #expect(tasks.values.reduce(0, +) == 120 && tasks.count == 2, "every call answered, ok or RateLimited: \(result.raw)")
+            #expect(reads == ["ok": 40], "reads answered on the loop are never refused as busy: \(result.raw)")
             #expect(result.string("state") == "inactive")
         }
     }
