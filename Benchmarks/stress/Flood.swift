@@ -5,9 +5,11 @@ import GuidedAccessContract
 import Synchronization
 
 /// How far above idle the daemon's RSS may go while one sender floods it.
-/// What bounds it: a sender may have 32 calls running (past that each call
-/// is answered `RateLimited` at once, nothing queued), and the bus stops
-/// reading from a sender whose messages the daemon has not taken yet.
+/// What bounds it: the flood's reads are answered on the daemon's loop as
+/// they are read; a sender may have 32 other calls running (past that each
+/// is answered `RateLimited` at once, nothing queued); and libdbus stops
+/// reading from the bus while the messages it has read wait to be handled,
+/// so the rest waits in the bus.
 private let floodHeadroomMB = 64.0
 
 /// Flood: one client sends `floodCalls` calls without waiting for replies;
