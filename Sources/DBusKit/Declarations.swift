@@ -62,14 +62,7 @@ public struct SignalDeclaration<each Argument: DBusType>: Sendable {
     /// types; `nil` for any other message.
     public func arguments(of message: Message) -> (repeat each Argument)? {
         guard message.interface == interface, message.member == name else { return nil }
-        var reader = ArgumentReader(message.arguments)
-        do {
-            let values = (repeat try reader.next((each Argument).self))
-            try reader.finish()
-            return values
-        } catch {
-            return nil
-        }
+        return try? message.decode(repeat (each Argument).self)
     }
 }
 

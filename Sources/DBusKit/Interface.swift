@@ -180,8 +180,7 @@ extension Member {
             name: name, inputs: arguments(inNames, signatures(of: repeat (each In).self), prefix: "arg"),
             outputs: arguments(outNames, signatures(of: repeat (each Out).self), prefix: "out"),
             answer: .inTask { call in
-                var reader = ArgumentReader(call.message.arguments)
-                let input = (repeat try reader.next((each In).self))
+                let input = try call.message.decode(repeat (each In).self)
                 let output = try await body(call, repeat each input)
                 return wireValues(repeat each output)
             }))
@@ -199,8 +198,7 @@ extension Member {
             name: name, inputs: arguments(inNames, signatures(of: repeat (each In).self), prefix: "arg"),
             outputs: arguments(outNames, signatures(of: repeat (each Out).self), prefix: "out"),
             answer: .onLoop { call in
-                var reader = ArgumentReader(call.message.arguments)
-                let input = (repeat try reader.next((each In).self))
+                let input = try call.message.decode(repeat (each In).self)
                 let output = try body(call, repeat each input)
                 return wireValues(repeat each output)
             }))
