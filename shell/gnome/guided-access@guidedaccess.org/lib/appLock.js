@@ -1,19 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // App lock: while a session is enforced, only windows whose process has the
-// session's app id (as the daemon says, GetAppIds) are reachable. Other
-// windows are minimized, kept minimized and never keep the focus; new ones
-// are minimized as they appear. Unlocking un-minimizes exactly the windows
-// the lock minimized.
+// session's app id (as the daemon says, GetAppIds) are reachable.
+//
+// - Other apps' windows are minimized, kept minimized and never keep the
+//   focus; new ones are minimized as they appear. Those that cannot be
+//   minimized (override-redirect X11 windows, dialogs without a parent)
+//   have their actors hidden: not drawn, and never picked for input.
+// - The locked app's windows stay on screen: one that is minimized (its
+//   own minimize button) is shown again, and when the active workspace
+//   changes the focus goes back to the app, which brings its workspace back.
+// - The app's presence is reported: appWindow(window) for each of its
+//   windows, appGone() when it has had none for a moment.
+// Unlocking un-minimizes exactly the windows the lock minimized and shows
+// the actors it hid.
+
+// How long the app may have no window before it counts as gone: it may be
+// replacing one window with another, or its new window's ids are being asked.
+const GONE_AFTER_MS = 1000;
 
 export class AppLock {
-    // deps: {GLib, Meta, Main}; service: a ServiceClient.
-    constructor(deps, service) {
+    // deps: {GLib, Meta, Main}; service: a ServiceClient; presence:
+    // {appWindow(window), appGone()}.
+    constructor(deps, service, presence) {
         this._deps = deps;
         this._service = service;
+        this._presence = presence;
         this._app = null;
-        this._displaySignals = [];
+        this._signals = []; // [object, id] of display and workspace manager
         this._windowSignals = new Map(); // Meta.Window → [signal ids]
         this._minimizedByLock = new Set(); // in the order they were minimized
+        this._hiddenActors = new Map(); // Meta.WindowActor → its signal ids
         this._refocusSource = 0;
+        this._goneSource = 0;
         // Bumped by every lock()/unlock(), so that a GetAppIds answer that
         // arrives after the session changed is ignored.
         this._generation = 0;
@@ -29,22 +47,28 @@ export class AppLock {
             return;
         this._app = app;
         this._generation++;
-        if (this._displaySignals.length === 0) {
-            const display = global.display;
-            this._displaySignals = [
-                display.connect('window-created', (_display, window) => {
-                    this._track(window);
-                    this._decide(window);
-                }),
-                display.connect('notify::focus-window', () => this._focusChanged()),
-            ];
-        }
+        if (this._signals.length === 0)
+            this._connect();
         const windows = global.display.list_all_windows();
         this._service.pruneAppIds(new Set(windows.map(window => window.get_pid())));
         for (const window of windows) {
             this._track(window);
             this._decide(window);
         }
+        this._checkPresence();
+    }
+
+    _connect() {
+        const display = global.display;
+        const workspaces = global.workspace_manager;
+        this._signals = [
+            [display, display.connect('window-created', (_display, window) => {
+                this._track(window);
+                this._decide(window);
+            })],
+            [display, display.connect('notify::focus-window', () => this._focusChanged())],
+            [workspaces, workspaces.connect('active-workspace-changed', () => this._scheduleRefocus())],
+        ];
     }
 
     unlock() {
@@ -52,43 +76,43 @@ export class AppLock {
             return;
         this._app = null;
         this._generation++;
-        for (const id of this._displaySignals)
-            global.display.disconnect(id);
-        this._displaySignals = [];
+        for (const [object, id] of this._signals)
+            object.disconnect(id);
+        this._signals = [];
         for (const [window, ids] of this._windowSignals) {
             for (const id of ids)
                 window.disconnect(id);
         }
         this._windowSignals.clear();
-        if (this._refocusSource) {
-            this._deps.GLib.source_remove(this._refocusSource);
-            this._refocusSource = 0;
+        for (const source of [this._refocusSource, this._goneSource]) {
+            if (source)
+                this._deps.GLib.source_remove(source);
         }
+        this._refocusSource = this._goneSource = 0;
         for (const window of this._minimizedByLock) {
             if (window.minimized)
                 window.unminimize();
         }
         this._minimizedByLock.clear();
-    }
-
-    // Windows that take part in the lock: everything a person can focus.
-    _isManaged(window) {
-        return !window.is_override_redirect();
+        for (const [actor, ids] of this._hiddenActors) {
+            for (const id of ids)
+                actor.disconnect(id);
+            actor.show();
+        }
+        this._hiddenActors.clear();
     }
 
     _track(window) {
-        if (this._windowSignals.has(window) || !this._isManaged(window))
+        if (this._windowSignals.has(window))
             return;
         this._windowSignals.set(window, [
-            window.connect('notify::minimized', () => {
-                if (!window.minimized)
-                    this._decide(window);
-            }),
+            window.connect('notify::minimized', () => this._decide(window)),
             window.connect('unmanaged', () => {
                 for (const id of this._windowSignals.get(window) ?? [])
                     window.disconnect(id);
                 this._windowSignals.delete(window);
                 this._minimizedByLock.delete(window);
+                this._checkPresence();
             }),
         ]);
     }
@@ -101,43 +125,64 @@ export class AppLock {
     }
 
     _decide(window) {
-        if (!this._isManaged(window))
-            return;
         const known = this._belongs(window);
         if (known !== undefined) {
-            if (!known)
-                this._hide(window);
+            this._settle(window, known);
             return;
         }
         const generation = this._generation;
         this._service.appIds(window.get_pid()).then(ids => {
-            if (generation !== this._generation || !this._windowSignals.has(window))
-                return;
-            if (!ids.includes(this._app))
-                this._hide(window);
+            if (generation === this._generation && this._windowSignals.has(window))
+                this._settle(window, ids.includes(this._app));
         });
     }
 
+    _settle(window, belongs) {
+        if (!belongs) {
+            this._hide(window);
+            return;
+        }
+        if (window.minimized && !window.is_override_redirect())
+            window.unminimize();
+        this._presence.appWindow(window);
+    }
+
     _hide(window) {
+        if (window.is_override_redirect()) {
+            this._hideActor(window);
+            return;
+        }
         if (!window.minimized) {
-            if (!window.can_minimize()) {
-                // Attached dialogs go with their parent; a window that
-                // cannot be minimized at all at least loses the focus.
-                const parent = window.get_transient_for();
-                if (parent !== null)
-                    this._hide(parent);
-            } else {
+            if (window.can_minimize()) {
                 window.minimize();
                 this._minimizedByLock.add(window);
+            } else {
+                this._hideActor(window);
             }
         }
         if (global.display.focus_window === window || global.display.focus_window === null)
             this._scheduleRefocus();
     }
 
+    // Hides a window that cannot be minimized and keeps it hidden (mutter
+    // shows a window's actor again when it maps or changes state).
+    _hideActor(window) {
+        const actor = window.get_compositor_private();
+        if (actor === null || this._hiddenActors.has(actor))
+            return;
+        this._hiddenActors.set(actor, [
+            actor.connect('notify::visible', () => {
+                if (actor.visible)
+                    actor.hide();
+            }),
+            actor.connect('destroy', () => this._hiddenActors.delete(actor)),
+        ]);
+        actor.hide();
+    }
+
     _focusChanged() {
         const window = global.display.focus_window;
-        if (window === null || !this._isManaged(window))
+        if (window === null)
             return;
         // Unknown windows are decided by _decide; until then, and for
         // foreign ones, the focus goes back to the app.
@@ -157,12 +202,31 @@ export class AppLock {
         this._refocusSource = GLib.idle_add(GLib.PRIORITY_DEFAULT, () => {
             this._refocusSource = 0;
             const current = global.display.focus_window;
-            if (current !== null && this._belongs(current) === true)
+            const workspace = global.workspace_manager.get_active_workspace();
+            if (current !== null && this._belongs(current) === true && current.located_on_workspace(workspace))
                 return GLib.SOURCE_REMOVE;
             const mine = global.display.get_tab_list(Meta.TabList.NORMAL_ALL, null)
                 .find(window => this._belongs(window) === true);
             if (mine !== undefined)
                 Main.activateWindow(mine);
+            return GLib.SOURCE_REMOVE;
+        });
+    }
+
+    // After a window went (or at lock time), tells appGone() once the app
+    // has had no window for GONE_AFTER_MS; waits longer while some
+    // window's ids are still being asked.
+    _checkPresence() {
+        const {GLib} = this._deps;
+        if (this._goneSource)
+            GLib.source_remove(this._goneSource);
+        this._goneSource = GLib.timeout_add(GLib.PRIORITY_DEFAULT, GONE_AFTER_MS, () => {
+            this._goneSource = 0;
+            const answers = [...this._windowSignals.keys()].map(window => this._belongs(window));
+            if (answers.includes(undefined))
+                this._checkPresence();
+            else if (!answers.includes(true))
+                this._presence.appGone();
             return GLib.SOURCE_REMOVE;
         });
     }

@@ -1,8 +1,12 @@
-// Reactive actors over the windows that keep pointer and touch input from
-// reaching apps: one per disabled region, one over the whole stage for
-// 'touch' deny, and the expiry shield. On Wayland the shell picks the actor
-// under the pointer; when that is one of these, no client gets the event.
-// They sit just below the modal dialog group, so the end dialog stays usable.
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Reactive actors that keep pointer and touch input from reaching what is
+// below them. Over the windows: one per disabled region, one over the
+// whole stage for 'touch' deny, and the shield (time is up, or the locked
+// app cannot be brought back). On Wayland the shell picks the actor under
+// the pointer; when that is one of these, no client gets the event. They
+// sit just below the modal dialog group, so the end dialog stays usable.
+// Below the windows: the desktop backdrop over the background, so that a
+// click beside the locked app opens no background menu.
 
 const REGION_STYLE = 'background-color: transparent;';
 const OUTLINED_REGION_STYLE = 'background-color: rgba(255, 64, 64, 0.06);' +
@@ -18,16 +22,22 @@ export class Blockers {
         this._outlined = false;
         this._touch = null;
         this._shield = null;
+        this._shieldText = null;
+        this._backdrop = null;
     }
 
     _add(actor) {
         const {Main} = this._deps;
-        // Swallow what arrives here, so that no shell handler below (the
-        // background menu, the panel) acts on it either.
-        for (const signal of ['button-press-event', 'button-release-event', 'touch-event', 'scroll-event'])
-            actor.connect(signal, () => this._deps.Clutter.EVENT_STOP);
+        this._swallow(actor);
         Main.layoutManager.addChrome(actor, {affectsInputRegion: true});
         Main.layoutManager.uiGroup.set_child_below_sibling(actor, Main.layoutManager.modalDialogGroup);
+    }
+
+    // Swallow what arrives here, so that no shell handler below (the
+    // background menu, the panel) acts on it either.
+    _swallow(actor) {
+        for (const signal of ['button-press-event', 'button-release-event', 'touch-event', 'scroll-event'])
+            actor.connect(signal, () => this._deps.Clutter.EVENT_STOP);
     }
 
     _remove(actor) {
@@ -78,29 +88,49 @@ export class Blockers {
         }
     }
 
-    setShield(shown, text) {
-        if (shown === (this._shield !== null))
+    // text: what the shield says, or null for no shield.
+    setShield(text) {
+        if (text === this._shieldText)
             return;
-        if (shown) {
-            const {St, Clutter} = this._deps;
-            this._shield = this._fullStage({
-                name: 'guided-access-expiry-shield',
-                style: SHIELD_STYLE,
-                layout_manager: new Clutter.BinLayout(),
-            });
-            this._shield.add_child(new St.Label({
-                text, x_align: Clutter.ActorAlign.CENTER, y_align: Clutter.ActorAlign.CENTER,
-            }));
-            this._add(this._shield);
-        } else {
+        this._shieldText = text;
+        if (this._shield !== null) {
             this._remove(this._shield);
             this._shield = null;
+        }
+        if (text === null)
+            return;
+        const {St, Clutter} = this._deps;
+        this._shield = this._fullStage({
+            name: 'guided-access-shield',
+            style: SHIELD_STYLE,
+            layout_manager: new Clutter.BinLayout(),
+        });
+        const label = new St.Label({
+            text, x_align: Clutter.ActorAlign.CENTER, y_align: Clutter.ActorAlign.CENTER,
+        });
+        this._shield.add_child(label);
+        this._shield.label_actor = label;
+        this._add(this._shield);
+    }
+
+    setDesktopBlocked(blocked) {
+        if (blocked === (this._backdrop !== null))
+            return;
+        if (blocked) {
+            const {Main} = this._deps;
+            this._backdrop = this._fullStage({name: 'guided-access-desktop-backdrop'});
+            this._swallow(this._backdrop);
+            global.window_group.insert_child_above(this._backdrop, Main.layoutManager._backgroundGroup);
+        } else {
+            this._backdrop.destroy();
+            this._backdrop = null;
         }
     }
 
     release() {
         this.setRegions([], false);
         this.setTouchBlocked(false);
-        this.setShield(false);
+        this.setShield(null);
+        this.setDesktopBlocked(false);
     }
 }

@@ -1,18 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Follows the Guided Access session on the bus and makes the screen obey
 // it. The daemon decides; this only enforces what it publishes:
 //
-//   Enabled         → app lock (AppLock) and the shell's ways out (ShellLockdown)
+//   Enabled         → app lock (AppLock), the locked app kept running
+//                     (AppKeeper), the shell's ways out (ShellLockdown),
+//                     the top bar (PanelLockdown), the desktop backdrop
 //   DisabledRegions → input blockers (Blockers)
-//   SystemRestrictions deny: app-switching, notifications, power-menu
-//                     (ShellLockdown), touch (Blockers), keyboards (KeyboardLock)
-//   State expired   → the expiry shield (Blockers)
+//   SystemRestrictions deny: app-switching, notifications (ShellLockdown,
+//                     PanelLockdown), power-menu (PanelLockdown), touch
+//                     (Blockers), keyboards (KeyboardLock)
+//   State expired, or the app cannot be brought back → the shield (Blockers)
 //
 // Fail closed: while the name has no owner, whatever is enforced stays and
 // the daemon is activated again; its state, once loaded, is applied as is.
 
 import {ServiceClient} from './service.js';
 import {AppLock} from './appLock.js';
+import {AppKeeper} from './appKeeper.js';
 import {ShellLockdown} from './shellLockdown.js';
+import {PanelLockdown} from './panelLockdown.js';
 import {Blockers} from './blockers.js';
 import {SessionUI} from './sessionUI.js';
 import {KeyboardLock} from './keyboardLock.js';
@@ -21,6 +27,9 @@ import {KeyboardLock} from './keyboardLock.js';
 export const CAPABILITIES = [
     'app-lock', 'disabled-regions', 'app-switching', 'notifications', 'power-menu', 'touch', 'keyboards',
 ];
+
+const EXPIRED_TEXT = 'Time is up. Triple-press the shortcut to end Guided Access.';
+const UNREACHABLE_TEXT = 'The app has closed. Triple-press the shortcut to end Guided Access.';
 
 export class Enforcer {
     // deps: the GNOME libraries and shell modules (see the entry points),
@@ -40,22 +49,31 @@ export class Enforcer {
                     this._ui.warn(args[0]);
             },
         });
-        this._appLock = new AppLock(deps, this._service);
+        this._keeper = new AppKeeper(deps, () => this._showShield());
+        this._appLock = new AppLock(deps, this._service, {
+            appWindow: window => this._keeper.appWindow(window),
+            appGone: () => this._keeper.appGone(),
+        });
         this._lockdown = new ShellLockdown(deps);
+        this._panel = new PanelLockdown(deps);
         this._blockers = new Blockers(deps);
         this._ui = new SessionUI(deps, this._service);
         this._keyboards = new KeyboardLock(deps);
         this._ui.enable();
-        this._outlineId = deps.settings.connect('changed::show-region-outlines', () => this._sync());
+        this._settingIds = ['changed::show-region-outlines', 'changed::panel-menus-during-session']
+            .map(signal => deps.settings.connect(signal, () => this._sync()));
         this._service.start();
     }
 
     disable() {
-        this._deps.settings.disconnect(this._outlineId);
+        for (const id of this._settingIds)
+            this._deps.settings.disconnect(id);
         this._service.stop();
         this._apply(null);
         this._ui.disable();
-        this._service = this._appLock = this._lockdown = this._blockers = this._ui = this._keyboards = null;
+        this._keeper.destroy();
+        this._service = this._keeper = this._appLock = this._lockdown = this._panel = null;
+        this._blockers = this._ui = this._keyboards = null;
     }
 
     _sync() {
@@ -73,25 +91,42 @@ export class Enforcer {
     _apply(session) {
         this._session = session;
         this._ui.setSession(session);
+        this._keeper.follow(session?.app ?? null);
         if (session === null) {
             this._keyboards.release();
             this._blockers.release();
+            this._panel.release();
             this._lockdown.release();
             this._appLock.unlock();
             return;
         }
-        const deny = name => session.systemRestrictions[name] === 'deny';
+        const allowed = name => session.systemRestrictions[name] !== 'deny';
         this._appLock.lock(session.app);
         this._lockdown.apply({
-            appSwitching: deny('app-switching'),
-            notifications: deny('notifications'),
-            powerMenu: deny('power-menu'),
+            appSwitching: allowed('app-switching'),
+            notifications: allowed('notifications'),
+            volumeButtons: allowed('volume-buttons'),
         });
+        const menus = this._deps.settings.get_boolean('panel-menus-during-session');
+        this._panel.apply([
+            ...menus && allowed('notifications') ? ['dateMenu'] : [],
+            ...menus && allowed('power-menu') ? ['quickSettings', 'aggregateMenu'] : [],
+        ]);
+        this._blockers.setDesktopBlocked(true);
         this._blockers.setRegions(session.regions,
             this._deps.settings.get_boolean('show-region-outlines'));
-        this._blockers.setTouchBlocked(deny('touch'));
-        this._keyboards.setBlocked(deny('keyboards'));
-        this._blockers.setShield(session.state === 'expired',
-            'Time is up. Triple-press the shortcut to end Guided Access.');
+        this._blockers.setTouchBlocked(!allowed('touch'));
+        this._keyboards.setBlocked(!allowed('keyboards'));
+        this._showShield();
+    }
+
+    _showShield() {
+        const session = this._session;
+        let text = null;
+        if (session?.state === 'expired')
+            text = EXPIRED_TEXT;
+        else if (session !== null && this._keeper.unreachable)
+            text = UNREACHABLE_TEXT;
+        this._blockers.setShield(text);
     }
 }

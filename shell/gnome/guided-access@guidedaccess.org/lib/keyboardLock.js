@@ -17,8 +17,8 @@
 // On-screen keyboard: whatever asks it to open, its container
 // (Main.layoutManager.keyboardBox) is kept hidden, and an open keyboard is
 // closed; its text could otherwise reach an app through the input method,
-// without key events. release() shows the container again exactly when the
-// shell's keyboard says it is open.
+// without key events. release() gives the container back the visibility it
+// had (the keyboard was closed meanwhile, so it stays closed).
 
 export class KeyboardLock {
     constructor(deps) {
@@ -26,6 +26,7 @@ export class KeyboardLock {
         this._sink = null;
         this._focusId = 0;
         this._boxVisibleId = 0;
+        this._boxWasVisible = false;
     }
 
     get blocked() {
@@ -48,6 +49,7 @@ export class KeyboardLock {
             this._focusId = global.stage.connect('notify::key-focus', () => this._takeFocus());
             this._takeFocus();
             Main.keyboard.close();
+            this._boxWasVisible = box.visible;
             box.hide();
             this._boxVisibleId = box.connect('notify::visible', () => {
                 if (box.visible)
@@ -64,7 +66,7 @@ export class KeyboardLock {
                 global.stage.set_key_focus(null);
             box.disconnect(this._boxVisibleId);
             this._boxVisibleId = 0;
-            box.visible = !!Main.keyboard.visible;
+            box.visible = this._boxWasVisible;
         }
     }
 

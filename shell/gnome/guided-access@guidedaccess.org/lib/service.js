@@ -209,10 +209,13 @@ export class ServiceClient {
     }
 
     // The app ids the daemon gives process `pid` (GetAppIds), or undefined
-    // when not answered yet. Never guessed locally.
+    // when not answered yet. Never guessed locally: a window without a
+    // process that can be told apart (pid 0, or gone) has none.
     cachedAppIds(pid) {
         const key = pid > 0 ? this._processKey(pid) : null;
-        const entry = key === null ? undefined : this._appIds.get(key);
+        if (key === null)
+            return [];
+        const entry = this._appIds.get(key);
         return Array.isArray(entry) ? entry : undefined;
     }
 

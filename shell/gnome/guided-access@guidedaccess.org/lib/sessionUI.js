@@ -1,8 +1,13 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // What a person sees and uses: the end/start shortcut (pressed three times
-// within a second, like iOS's triple-click), its dialog, the remaining time
-// in the panel and the time-limit warnings.
+// within a second, like iOS's triple-click), its dialog, the session's
+// indicator in the top bar (a lock, the remaining time, and a menu with
+// "End Guided Access…", the one panel menu left during a session) and the
+// time-limit warnings.
 
-const SHORTCUT_KEY = 'end-shortcut';
+import {OWN_INDICATOR_ROLE} from './panelLockdown.js';
+
+export const SHORTCUT_KEY = 'end-shortcut';
 const PRESSES = 3;
 const PRESS_WINDOW_US = 1000000;
 
@@ -22,7 +27,7 @@ export class SessionUI {
         this._session = null;
         this._presses = [];
         this._dialog = null;
-        this._timeButton = null;
+        this._indicator = null;
         this._timeLabel = null;
         this._tickSource = 0;
     }
@@ -43,12 +48,11 @@ export class SessionUI {
     // The session being enforced (see ServiceClient.session()), or null.
     setSession(session) {
         this._session = session;
-        const limited = session !== null && session.timeLimit > 0;
-        if (limited && this._timeButton === null)
-            this._showTime();
-        else if (!limited && this._timeButton !== null)
-            this._hideTime();
-        if (limited)
+        if (session !== null && this._indicator === null)
+            this._showIndicator();
+        else if (session === null && this._indicator !== null)
+            this._hideIndicator();
+        if (session !== null)
             this._tick();
     }
 
@@ -60,28 +64,37 @@ export class SessionUI {
         return Math.max(0, Math.ceil((end - this._deps.GLib.get_real_time()) / 1000000));
     }
 
-    _showTime() {
+    _showIndicator() {
         const {St, Clutter, GLib, Main, PanelMenu} = this._deps;
-        this._timeButton = new PanelMenu.Button(0.0, 'Guided Access time', true);
+        this._indicator = new PanelMenu.Button(0.0, 'Guided Access', false);
+        this._indicator.name = 'guided-access-indicator';
+        const box = new St.BoxLayout({style_class: 'panel-status-indicators-box'});
+        box.add_child(new St.Icon({icon_name: 'changes-prevent-symbolic', style_class: 'system-status-icon'}));
         this._timeLabel = new St.Label({y_align: Clutter.ActorAlign.CENTER});
-        this._timeButton.add_child(this._timeLabel);
-        Main.panel.addToStatusArea('guided-access-time', this._timeButton, 0, 'right');
+        box.add_child(this._timeLabel);
+        this._indicator.add_child(box);
+        this._indicator.menu.addAction('End Guided Access…', () => this._openEndDialog());
+        Main.panel.addToStatusArea(OWN_INDICATOR_ROLE, this._indicator, 0, 'right');
         this._tickSource = GLib.timeout_add_seconds(GLib.PRIORITY_DEFAULT, 1, () => {
             this._tick();
             return GLib.SOURCE_CONTINUE;
         });
     }
 
-    _hideTime() {
+    _hideIndicator() {
         this._deps.GLib.source_remove(this._tickSource);
         this._tickSource = 0;
-        this._timeButton.destroy();
-        this._timeButton = null;
+        this._indicator.destroy();
+        this._indicator = null;
         this._timeLabel = null;
     }
 
     _tick() {
-        this._timeLabel.text = `⏱ ${formatRemaining(this.remainingSeconds())}`;
+        const limited = this._session.timeLimit > 0;
+        this._timeLabel.visible = limited;
+        this._timeLabel.text = limited ? formatRemaining(this.remainingSeconds()) : '';
+        this._indicator.accessible_name = limited
+            ? `Guided Access, ${formatRemaining(this.remainingSeconds())} left` : 'Guided Access';
     }
 
     // TimeLimitWarning: shown as an OSD, which 'notifications' deny does not hide.
@@ -95,9 +108,11 @@ export class SessionUI {
         const now = this._deps.GLib.get_monotonic_time();
         this._presses = this._presses.filter(time => now - time < PRESS_WINDOW_US);
         this._presses.push(now);
-        if (this._presses.length < PRESSES || this._dialog !== null)
+        if (this._presses.length < PRESSES)
             return;
         this._presses = [];
+        if (this._dialog !== null)
+            return;
         if (this._session !== null)
             this._openEndDialog();
         else
@@ -124,6 +139,8 @@ export class SessionUI {
     }
 
     _openEndDialog() {
+        if (this._dialog !== null || this._session === null)
+            return;
         const {St, GLib, Clutter} = this._deps;
         const session = this._session;
         const {dialog, message} = this._newDialog('End Guided Access',
