@@ -16,7 +16,7 @@
 
 // How long the app may have no window before it counts as gone: it may be
 // replacing one window with another, or its new window's ids are being asked.
-const GONE_AFTER_MS = 1000;
+const GONE_AFTER_MS = 300;
 
 export class AppLock {
     // deps: {GLib, Meta, Main}; service: a ServiceClient; presence:
