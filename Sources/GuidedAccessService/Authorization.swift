@@ -95,7 +95,11 @@ extension GuidedAccessService {
     }
 
     func audit(_ caller: CallerIdentity, _ action: String, _ target: String, _ result: AuditResult) {
-        let who = AuditCaller(uid: caller.userID, pid: caller.processID, app: caller.app)
+        audit(AuditCaller(uid: caller.userID, pid: caller.processID, app: caller.app), action, target, result)
+    }
+
+    /// Appends one record; a failed write is logged, never thrown at the caller.
+    func audit(_ who: AuditCaller, _ action: String, _ target: String, _ result: AuditResult) {
         do {
             try read { $0.auditLog }.append(caller: who, action: action, target: target, result: result, now: Date())
         } catch {

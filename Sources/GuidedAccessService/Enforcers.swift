@@ -41,6 +41,11 @@ final class EnforcerRegistry: Sendable {
         }
     }
 
+    /// Whether any connection enforces under `name` now.
+    func isRegistered(_ name: String) -> Bool {
+        registrations.withLock { registrations in registrations.contains { $0.name == name } }
+    }
+
     /// `Enforcers`: name → what it enforces. When two connections use one
     /// name, the later registration is shown.
     var byName: [String: [String]] {
@@ -90,6 +95,7 @@ extension GuidedAccessService {
             if enforcers.remove(caller.busName) {
                 log("enforcer \(name) (\(caller.busName)) left the bus")
                 announceEnforcers()
+                await reviveEnforcer(named: name, on: bus)
             }
         }
     }

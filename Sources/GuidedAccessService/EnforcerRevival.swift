@@ -1,0 +1,115 @@
+import DBusKit
+import FoundationEssentials
+import Glibc
+import GuidedAccessCore
+
+/// How the daemon turns an enforcer back on when its connection leaves the
+/// bus during a session: a locked app that disables the shell's extension
+/// must not end the lock (DESIGN, "No way out"). One entry per enforcer the
+/// daemon knows, by the name it gives `RegisterEnforcer`.
+struct EnforcerRevival: Sendable {
+    /// The name the enforcer registers with.
+    let enforcer: String
+    /// The process that hosts the enforcer and turns it on. When nobody owns
+    /// this name, the host exited or restarts and turns the enforcer on itself.
+    let host: BusName
+    let hostPath: ObjectPath
+    /// The host's method that turns the enforcer on, and its argument.
+    let enable: MethodDeclaration<String, Bool>
+    let enableArgument: String
+    /// The screen lock: while it is active the host keeps the enforcer off on
+    /// purpose and turns it back on at unlock. `isScreenLocked` is true then.
+    let screenLock: BusName
+    let screenLockPath: ObjectPath
+    let isScreenLocked: MethodDeclaration<Bool>
+
+    /// The attempt as the audit log and the daemon log name it.
+    var target: String { "\(enforcer): \(enable.name)(\(enableArgument))" }
+
+    /// Every enforcer the daemon can turn back on, by its registered name.
+    static let known: [String: EnforcerRevival] = [gnomeShell.enforcer: gnomeShell]
+
+    /// The reference extension, turned on through GNOME Shell's extension manager.
+    static let gnomeShell = EnforcerRevival(
+        enforcer: "gnome-shell",
+        host: "org.gnome.Shell", hostPath: "/org/gnome/Shell",
+        enable: MethodDeclaration("org.gnome.Shell.Extensions", "EnableExtension", in: ["uuid"], out: "success"),
+        enableArgument: "guided-access@guidedaccess.org",
+        screenLock: "org.gnome.ScreenSaver", screenLockPath: "/org/gnome/ScreenSaver",
+        isScreenLocked: MethodDeclaration("org.gnome.ScreenSaver", "GetActive", out: "active"))
+
+    /// Wait after the loss before deciding: a host that exits drops its name,
+    /// and a screen lock reports itself active, within this.
+    static let settleDelay = Duration.milliseconds(250)
+    /// How long a turned-on enforcer has to register again before the next attempt.
+    static let reregistrationWait = Duration.seconds(1)
+    /// Attempts per loss; a host that keeps refusing is not asked forever.
+    static let maxAttempts = 3
+    /// How long one call to the host or the screen lock may take.
+    static let callTimeout = Duration.seconds(2)
+}
+
+extension GuidedAccessService {
+    /// The daemon itself, as the audit log names it for what it does on its own.
+    static var daemonAuditCaller: AuditCaller {
+        AuditCaller(uid: getuid(), pid: UInt32(getpid()), app: "guided-accessd")
+    }
+
+    /// Called once enforcer `name` has left the bus: during a session, turns
+    /// a known enforcer back on unless it is off by design; tries again while
+    /// it does not register, at most `EnforcerRevival.maxAttempts` times.
+    func reviveEnforcer(named name: String, on bus: Connection) async {
+        guard let revival = EnforcerRevival.known[name], read({ $0.enabled }) else { return }
+        try? await Task.sleep(for: EnforcerRevival.settleDelay)
+        for attempt in 1...EnforcerRevival.maxAttempts {
+            if let reason = await reasonToLeaveOff(revival, on: bus) {
+                log("not turning enforcer \(name) back on: \(reason)")
+                return
+            }
+            await enable(revival, attempt: attempt, on: bus)
+            try? await Task.sleep(for: EnforcerRevival.reregistrationWait)
+            if enforcers.isRegistered(name) {
+                log("enforcer \(name) registered again after attempt \(attempt)")
+                return
+            }
+        }
+        log("enforcer \(name) did not register again after \(EnforcerRevival.maxAttempts) attempts to turn it back on")
+    }
+
+    /// Why the enforcer should stay off, or nil when it should be turned on.
+    /// Local checks first: they cost no round trip.
+    private func reasonToLeaveOff(_ revival: EnforcerRevival, on bus: Connection) async -> String? {
+        if !read({ $0.enabled }) { return "the session ended" }
+        if enforcers.isRegistered(revival.enforcer) { return "an enforcer of that name registered again" }
+        let hostOwner = (try? await bus.owner(of: revival.host)) ?? nil  // a bus that cannot say: no owner
+        if hostOwner == nil {
+            return "\(revival.host) has no owner (it exited or restarts, and turns \(revival.enforcer) on itself)"
+        }
+        if await isScreenLocked(revival, on: bus) {
+            return "the screen is locked (\(revival.screenLock)); unlocking turns it back on"
+        }
+        return nil
+    }
+
+    /// An error or no owner counts as not locked: a screen lock that cannot
+    /// answer must not keep the enforcer off.
+    private func isScreenLocked(_ revival: EnforcerRevival, on bus: Connection) async -> Bool {
+        let screenLock = Proxy(bus, destination: revival.screenLock, path: revival.screenLockPath,
+                               timeout: EnforcerRevival.callTimeout)
+        return (try? await screenLock.call(revival.isScreenLocked)) ?? false
+    }
+
+    /// One call to the host, audited and logged whatever its outcome.
+    private func enable(_ revival: EnforcerRevival, attempt: Int, on bus: Connection) async {
+        let host = Proxy(bus, destination: revival.host, path: revival.hostPath, timeout: EnforcerRevival.callTimeout)
+        let failure: String?
+        do {
+            failure = try await host.call(revival.enable, revival.enableArgument) ? nil : "\(revival.host) answered false"
+        } catch {
+            failure = "\(error)"
+        }
+        log("turning enforcer \(revival.enforcer) back on, attempt \(attempt) of \(EnforcerRevival.maxAttempts): "
+            + "\(revival.target) " + (failure.map { "failed: \($0)" } ?? "done"))
+        audit(Self.daemonAuditCaller, "revive-enforcer", revival.target, failure.map { .error(.failed($0)) } ?? .allowed)
+    }
+}
