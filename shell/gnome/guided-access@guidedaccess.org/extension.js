@@ -29,6 +29,7 @@ class GuidedAccessExtension {
             this._enforcer = new Enforcer({
                 Gio, GLib, St, Clutter, Meta, Shell, Main, ModalDialog, PanelMenu,
                 settings: ExtensionUtils.getSettings(),
+                _: imports.gettext.domain('guided-access').gettext,
             });
             this._enforcer.enable();
         }).catch(error => logError(error, 'Guided Access: cannot load lib/enforcer.js'));
@@ -42,5 +43,6 @@ class GuidedAccessExtension {
 }
 
 function init(metadata) {
+    ExtensionUtils.initTranslations();
     return new GuidedAccessExtension(metadata);
 }

@@ -30,8 +30,7 @@ HELPERS = r"""
     const now = () => GLib.get_monotonic_time();
     const touch = Clutter.get_default_backend().get_default_seat()
         .create_virtual_device(Clutter.InputDeviceType.TOUCHSCREEN_DEVICE);
-    const pointer = Clutter.get_default_backend().get_default_seat()
-        .create_virtual_device(Clutter.InputDeviceType.POINTER_DEVICE);
+    const pointer = ga.pointer; // one pointer device for every move and click
 
     // Bindings that reach their handler (nothing filtered them): a probe
     // connected after every other filter-keybinding handler.
@@ -161,6 +160,9 @@ HELPERS = r"""
 })()
 """
 
+# Keys gnome-settings-daemon's media keys grab by default: log out, lock.
+GRABBED = ('<Control><Alt>Delete', '<Super>l')
+
 KEYS = {
     'Super': 0xffeb, 'Alt': 0xffe9, 'Control': 0xffe3, 'Shift': 0xffe1, 'space': 0x20, 'a': 0x61, 'h': 0x68,
     'l': 0x6c, 'v': 0x76, '1': 0x31, 'grave': 0x60, 'Tab': 0xff09, 'Page_Down': 0xff56, 'Delete': 0xffff,
@@ -179,6 +181,10 @@ class RedTeam:
     def __init__(self, cases):
         self.t = cases
         self.rows = []  # (kind, way, control, during, verdict)
+        cases.js(HELPERS)
+        for accelerator in GRABBED:
+            if not cases.js(f'global._ga.grab("{accelerator}")'):
+                raise RuntimeError(f'could not grab {accelerator} as gnome-settings-daemon does')
 
     # -- running a way -------------------------------------------------------
 
@@ -238,10 +244,6 @@ class RedTeam:
 
     def run(self):
         t = self.t
-        t.js(HELPERS)
-        for accelerator in ('<Control><Alt>Delete', '<Super>l'):
-            if not t.js(f'global._ga.grab("{accelerator}")'):
-                raise RuntimeError(f'could not grab {accelerator} as gnome-settings-daemon does')
         fired = lambda: [f'accelerator {a} fired' for a in t.js('global._ga.fired')]  # noqa: E731
         reached = lambda: [f'{b} reached its handler' for b in t.js('global._ga.reached')  # noqa: E731
                            if b.startswith('switch-to-session')]
@@ -390,8 +392,8 @@ class RedTeam:
 
     def over_blocking(self):
         """During a session (nothing denied) the locked app works: typing,
-        clicks, a second window, Alt+` between its windows, a dialog, a
-        popup menu."""
+        clicks, a popup menu, a second window, Alt+` between its windows, a
+        dialog."""
         t = self.t
         self.undo()
         t.start_session('app-a')
@@ -406,6 +408,20 @@ class RedTeam:
             t.js(f'global._ga.click({a["x"] + a["width"] // 2}, {a["y"] + a["height"] // 2})')
             wait_for_value(lambda: t.clicks('app-a') > before, 'a click to reach the locked app')
             checks.append('clicks')
+            x, y = a['x'] + a['width'] // 2, a['y'] + a['height'] // 2
+            self.right_click(x, y)
+            wait_for_value(lambda: t.js('global.display.list_all_windows().some(w => '
+                                        f'w.get_pid() === global._ga.win("app-a").get_pid() && '
+                                        '[Meta.WindowType.POPUP_MENU, Meta.WindowType.DROPDOWN_MENU].includes('
+                                        'w.get_window_type()) && !w.minimized && w.get_compositor_private()?.visible)'
+                                        .replace('Meta.', 'imports.gi.Meta.')),
+                           'its popup menu to show')
+            t.js(f'global._ga.move({x + 30}, {y + 15})')
+            time.sleep(0.15)  # the pointer enters the popup before it clicks
+            t.js(f'global._ga.click({x + 30}, {y + 15})')
+            wait_for_value(lambda: any(line.startswith('menu ') for line in open(t.apps['app-a'][1])),
+                           'the popup menu item to be chosen')
+            checks.append('a popup menu')
             t.js(chord('F5'))
             wait_for_value(lambda: (t.window('app-a 2') or {}).get('focused'), 'its second window (F5) to be focused')
             if t.window('app-a 2')['minimized']:
@@ -419,18 +435,6 @@ class RedTeam:
             t.js('global._ga.tap([], 0xff1b)')  # Escape closes the dialog
             wait_for_value(lambda: t.window('app-a dialog') is None, 'its dialog to close with Escape')
             checks.append('a dialog')
-            x, y = a['x'] + a['width'] // 2, a['y'] + a['height'] // 2
-            self.right_click(x, y)
-            wait_for_value(lambda: t.js('global.display.list_all_windows().some(w => '
-                                        f'w.get_pid() === global._ga.win("app-a").get_pid() && '
-                                        '[Meta.WindowType.POPUP_MENU, Meta.WindowType.DROPDOWN_MENU].includes('
-                                        'w.get_window_type()) && !w.minimized && w.get_compositor_private()?.visible)'
-                                        .replace('Meta.', 'imports.gi.Meta.')),
-                           'its popup menu to show')
-            t.js(f'global._ga.click({x + 30}, {y + 15})')
-            wait_for_value(lambda: any(line.startswith('menu ') for line in open(t.apps['app-a'][1])),
-                           'the popup menu item to be chosen')
-            checks.append('a popup menu')
         finally:
             if t.js('global._ga.win("app-a 2") !== null'):
                 t.js('global._ga.win("app-a 2").delete(global.get_current_time())')

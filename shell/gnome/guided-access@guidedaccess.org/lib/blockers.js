@@ -113,15 +113,28 @@ export class Blockers {
         this._add(this._shield);
     }
 
+    // The backdrop lives in the background group, above its backgrounds:
+    // mutter restacks the window group by lowering every window and then
+    // the background group to the bottom, which would leave any other
+    // actor there above all windows.
     setDesktopBlocked(blocked) {
         if (blocked === (this._backdrop !== null))
             return;
+        const backgrounds = this._deps.Main.layoutManager._backgroundGroup;
         if (blocked) {
-            const {Main} = this._deps;
             this._backdrop = this._fullStage({name: 'guided-access-desktop-backdrop'});
             this._swallow(this._backdrop);
-            global.window_group.insert_child_above(this._backdrop, Main.layoutManager._backgroundGroup);
+            backgrounds.add_child(this._backdrop);
+            // A background added later (a new wallpaper, a monitor) goes
+            // below it. Clutter names that signal 'actor-added' before GNOME 44.
+            const raise = () => backgrounds.set_child_above_sibling(this._backdrop, null);
+            try {
+                this._backgroundAddedId = backgrounds.connect('child-added', raise);
+            } catch (_error) {
+                this._backgroundAddedId = backgrounds.connect('actor-added', raise);
+            }
         } else {
+            backgrounds.disconnect(this._backgroundAddedId);
             this._backdrop.destroy();
             this._backdrop = null;
         }

@@ -28,12 +28,11 @@ export const CAPABILITIES = [
     'app-lock', 'disabled-regions', 'app-switching', 'notifications', 'power-menu', 'touch', 'keyboards',
 ];
 
-const EXPIRED_TEXT = 'Time is up. Triple-press the shortcut to end Guided Access.';
-const UNREACHABLE_TEXT = 'The app has closed. Triple-press the shortcut to end Guided Access.';
 
 export class Enforcer {
     // deps: the GNOME libraries and shell modules (see the entry points),
-    // plus `settings`, the extension's Gio.Settings.
+    // plus `settings`, the extension's Gio.Settings, and `_`, gettext in the
+    // extension's domain (guided-access).
     constructor(deps) {
         this._deps = deps;
         this._session = null; // the session enforced now, or null
@@ -123,10 +122,11 @@ export class Enforcer {
     _showShield() {
         const session = this._session;
         let text = null;
+        const _ = this._deps._;
         if (session?.state === 'expired')
-            text = EXPIRED_TEXT;
+            text = _('Time is up. Triple-press the shortcut to end Guided Access.');
         else if (session !== null && this._keeper.unreachable)
-            text = UNREACHABLE_TEXT;
+            text = _('The app has closed. Triple-press the shortcut to end Guided Access.');
         this._blockers.setShield(text);
     }
 }

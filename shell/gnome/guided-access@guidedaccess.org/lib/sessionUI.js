@@ -20,7 +20,7 @@ function formatRemaining(seconds) {
 }
 
 export class SessionUI {
-    // deps: {GLib, Gio, St, Clutter, Meta, Shell, Main, ModalDialog, PanelMenu, settings}
+    // deps: {_, GLib, Gio, St, Clutter, Meta, Shell, Main, ModalDialog, PanelMenu, settings}
     constructor(deps, service) {
         this._deps = deps;
         this._service = service;
@@ -65,15 +65,15 @@ export class SessionUI {
     }
 
     _showIndicator() {
-        const {St, Clutter, GLib, Main, PanelMenu} = this._deps;
-        this._indicator = new PanelMenu.Button(0.0, 'Guided Access', false);
+        const {_, St, Clutter, GLib, Main, PanelMenu} = this._deps;
+        this._indicator = new PanelMenu.Button(0.0, _('Guided Access'), false);
         this._indicator.name = 'guided-access-indicator';
         const box = new St.BoxLayout({style_class: 'panel-status-indicators-box'});
         box.add_child(new St.Icon({icon_name: 'changes-prevent-symbolic', style_class: 'system-status-icon'}));
         this._timeLabel = new St.Label({y_align: Clutter.ActorAlign.CENTER});
         box.add_child(this._timeLabel);
         this._indicator.add_child(box);
-        this._indicator.menu.addAction('End Guided Access…', () => this._openEndDialog());
+        this._indicator.menu.addAction(_('End Guided Access…'), () => this._openEndDialog());
         Main.panel.addToStatusArea(OWN_INDICATOR_ROLE, this._indicator, 0, 'right');
         this._tickSource = GLib.timeout_add_seconds(GLib.PRIORITY_DEFAULT, 1, () => {
             this._tick();
@@ -90,18 +90,19 @@ export class SessionUI {
     }
 
     _tick() {
+        const {_} = this._deps;
         const limited = this._session.timeLimit > 0;
         this._timeLabel.visible = limited;
         this._timeLabel.text = limited ? formatRemaining(this.remainingSeconds()) : '';
         this._indicator.accessible_name = limited
-            ? `Guided Access, ${formatRemaining(this.remainingSeconds())} left` : 'Guided Access';
+            ? _('Guided Access, %s left').format(formatRemaining(this.remainingSeconds())) : _('Guided Access');
     }
 
     // TimeLimitWarning: shown as an OSD, which 'notifications' deny does not hide.
     warn(secondsLeft) {
-        const {Gio, Main} = this._deps;
+        const {_, Gio, Main} = this._deps;
         Main.osdWindowManager.show(-1, new Gio.ThemedIcon({name: 'alarm-symbolic'}),
-            `Guided Access ends in ${formatRemaining(Number(secondsLeft))}`);
+            _('Guided Access ends in %s').format(formatRemaining(Number(secondsLeft))));
     }
 
     _pressed() {
@@ -141,14 +142,14 @@ export class SessionUI {
     _openEndDialog() {
         if (this._dialog !== null || this._session === null)
             return;
-        const {St, GLib, Clutter} = this._deps;
+        const {_, St, GLib, Clutter} = this._deps;
         const session = this._session;
-        const {dialog, message} = this._newDialog('End Guided Access',
-            session.passcodeSet ? 'Enter the passcode.' : 'An administrator must confirm.');
+        const {dialog, message} = this._newDialog(_('End Guided Access'),
+            session.passcodeSet ? _('Enter the passcode.') : _('An administrator must confirm.'));
         let entry = null;
         if (session.passcodeSet) {
             entry = new St.PasswordEntry({
-                name: 'guided-access-passcode', can_focus: true, hint_text: 'Passcode',
+                name: 'guided-access-passcode', can_focus: true, hint_text: _('Passcode'),
                 style: 'min-width: 16em;',
             });
             dialog.contentLayout.add_child(entry);
@@ -168,8 +169,8 @@ export class SessionUI {
         };
         entry?.clutter_text.connect('activate', end);
         dialog.setButtons([
-            {label: 'Cancel', action: () => dialog.close(), key: Clutter.KEY_Escape},
-            {label: 'End', action: end, default: true},
+            {label: _('Cancel'), action: () => dialog.close(), key: Clutter.KEY_Escape},
+            {label: _('End'), action: end, default: true},
         ]);
         dialog.open();
         if (entry !== null)
@@ -177,7 +178,7 @@ export class SessionUI {
     }
 
     _openStartDialog() {
-        const {Clutter} = this._deps;
+        const {_, Clutter} = this._deps;
         const window = global.display.focus_window;
         if (window === null)
             return;
@@ -185,13 +186,13 @@ export class SessionUI {
             if (ids.length === 0 || this._session !== null || this._dialog !== null)
                 return;
             const app = ids[0];
-            const {dialog, message} = this._newDialog('Start Guided Access',
-                `Lock this desktop to ${window.get_title() ?? app}?`);
+            const {dialog, message} = this._newDialog(_('Start Guided Access'),
+                _('Lock this desktop to %s?').format(window.get_title() ?? app));
             dialog.contentLayout.add_child(message);
             dialog.setButtons([
-                {label: 'Cancel', action: () => dialog.close(), key: Clutter.KEY_Escape},
+                {label: _('Cancel'), action: () => dialog.close(), key: Clutter.KEY_Escape},
                 {
-                    label: 'Start', default: true, action: () => {
+                    label: _('Start'), default: true, action: () => {
                         this._service.call('Start', '(sa{sv})', [app, {}]).then(
                             () => dialog.close(),
                             error => (message.text = error.message));
