@@ -71,7 +71,7 @@ private func fill(_ directory: URL) throws {
 }
 
 /// The D-Bus error name `body` ends with, or nil when it succeeds.
-private func errorName(_ body: () async throws -> Void) async -> String? {
+func errorName(_ body: () async throws -> Void) async -> String? {
     do {
         try await body()
         return nil
@@ -82,4 +82,4 @@ private func errorName(_ body: () async throws -> Void) async -> String? {
     }
 }
 
-private func short(_ name: String?) -> String { name.map { String($0.split(separator: ".").last ?? "") } ?? "succeeded" }
+func short(_ name: String?) -> String { name.map { String($0.split(separator: ".").last ?? "") } ?? "succeeded" }

@@ -21,6 +21,15 @@ final class Stage: Sendable {
         var passcodeIterations: Int?
         /// Mount a tmpfs of this many KiB on the state directory (disk faults).
         var stateTmpfsKiB: Int?
+        /// The desktop's settings in a real dconf under the stage's own
+        /// XDG_CONFIG_HOME (activated on the private bus), not GLib's memory backend.
+        var dconf = false
+        /// With `dconf`: whether the bus can start dconf-service (false: the writer is unreachable).
+        var dconfActivatable = true
+        /// With `dconf`: mount a tmpfs of this many KiB on `XDG_CONFIG_HOME/dconf` (store faults).
+        var dconfTmpfsKiB: Int?
+        /// Added to the daemon's environment (test-only knobs such as a slow fsync).
+        var environment: [String: String] = [:]
     }
 
     static func start(_ name: String, daemon: String, packageRoot: URL, _ options: Options = Options()) async throws -> Stage {
@@ -39,20 +48,71 @@ final class Stage: Sendable {
             return argv
         }
         configuration.polkit = .real(policyFiles: [packageRoot.appendingPathComponent("polkit/org.guidedaccess.policy")])
-        configuration.environment = ["GSETTINGS_BACKEND": "memory"]
-        return Stage(fixture: try await DaemonFixture.start(configuration), stateDirectory: state, daemon: daemon)
+        var desktop = ["GSETTINGS_BACKEND": "memory"]
+        if options.dconf {
+            desktop = try await stageDconf(root, options)
+            configuration.serviceDirectories = [root.appendingPathComponent("services").path]
+            configuration.busEnvironment = desktop
+        }
+        configuration.environment = desktop.merging(options.environment) { $1 }
+        return Stage(fixture: try await DaemonFixture.start(configuration), stateDirectory: state, daemon: daemon,
+                     desktop: desktop)
     }
 
-    private init(fixture: DaemonFixture, stateDirectory: URL, daemon: String) {
+    /// XDG directories of the stage's own, and dconf-service activatable on its bus (unless told not to).
+    private static func stageDconf(_ root: URL, _ options: Options) async throws -> [String: String] {
+        let config = root.appendingPathComponent("config"), runtime = root.appendingPathComponent("runtime")
+        let services = root.appendingPathComponent("services")
+        for url in [config.appendingPathComponent("dconf"), runtime, services] {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        if let kib = options.dconfTmpfsKiB {
+            try await ProcessRunner.runSucceeding(["mount", "-t", "tmpfs", "-o", "size=\(kib)k,mode=0700", "ga-stress",
+                                                   config.appendingPathComponent("dconf").path])
+        }
+        if options.dconfActivatable {
+            try "[D-BUS Service]\nName=ca.desrt.dconf\nExec=/usr/libexec/dconf-service\n"
+                .write(to: services.appendingPathComponent("ca.desrt.dconf.service"), atomically: true, encoding: .utf8)
+        }
+        return ["GSETTINGS_BACKEND": "dconf", "XDG_CONFIG_HOME": config.path, "XDG_RUNTIME_DIR": runtime.path]
+    }
+
+    /// What GLib clients need to see the stage's settings: its backend, XDG directories and bus.
+    let desktop: [String: String]
+
+    private init(fixture: DaemonFixture, stateDirectory: URL, daemon: String, desktop: [String: String]) {
         self.fixture = fixture
         self.stateDirectory = stateDirectory
         self.daemon = daemon
+        self.desktop = desktop
     }
+
+    /// `XDG_CONFIG_HOME/dconf`, where dconf-service writes the database.
+    var dconfDirectory: URL? { desktop["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0).appendingPathComponent("dconf") } }
 
     func stop() async {
         fixture.stopDaemon()
         _ = try? await ProcessRunner.run(["umount", "-l", stateDirectory.path])
+        if let dconfDirectory { _ = try? await ProcessRunner.run(["umount", "-l", dconfDirectory.path]) }
         fixture.stop()
+    }
+
+    /// `gsettings get SCHEMA KEY` as another client of the stage's desktop sees it.
+    func gsettingsGet(_ schema: String, _ key: String) async throws -> String {
+        let result = try await ProcessRunner.run(["gsettings", "get", schema, key],
+                                                 environment: desktop.merging(["DBUS_SESSION_BUS_ADDRESS": fixture.address]) { $1 })
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The pid of the stage's dconf-service, as its bus knows it (started by a first write).
+    func dconfServicePID() async throws -> pid_t {
+        let result = try await ProcessRunner.run(["busctl", "--address=\(fixture.address)", "call", "org.freedesktop.DBus",
+                                                  "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID",
+                                                  "s", "ca.desrt.dconf"])
+        guard let pid = result.stdout.split(separator: " ").last.flatMap({ pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else {
+            throw DaemonFixture.Failure("dconf-service does not run on the stage's bus: \(result.stdout) \(result.stderr)")
+        }
+        return pid
     }
 
     func connect() throws -> Connection { try Connection(.address(fixture.address)) }

@@ -8,7 +8,8 @@ import Foundation
 //
 //   scripts/stress                  the short form (CI)
 //   scripts/stress --long           the full counts
-//   scripts/stress --only fuzz,flood --seed 42   (ids: fuzz crash vanishing polkit flood disk forged limits names)
+//   scripts/stress --only fuzz,flood --seed 42   (ids: fuzz crash vanishing polkit flood disk forged limits names
+//                                   hung-dconf slow-disk dconf-unreachable dconf-unwritable)
 
 let arguments = CommandLine.arguments
 if arguments.count > 1, arguments[1] == "--hold-registrations" {
@@ -37,6 +38,10 @@ let cases: [(id: String, name: String, must: String, run: (StressContext) async 
     ("disk", "disk faults", "named error; published value and signals unchanged; works after recovery; nothing lost", diskFaultsCase),
     ("forged", "forged signals", "client library and `guided-access monitor` see only the owner's signals", forgedSignalsCase),
     ("limits", "limits", "next Register is QuotaExceeded; List at full p99 < 10 ms, or within 1.25× of the bus alone carrying its reply", limitsCase),
+    ("hung-dconf", "hung dconf", "Get Enabled/BoldText/Zoom and GetState p99 < 50 ms, none times out; after SIGCONT the write takes effect, gsettings agrees", hungDconfCase),
+    ("slow-disk", "slow disk", "reads p99 < 50 ms while writers queue behind a slow fsync; every acknowledged write on disk after kill -9", slowDiskCase),
+    ("dconf-unreachable", "dconf unreachable", "named error; nothing published the store does not hold; no signal; nothing acknowledged lost", dconfUnreachableCase),
+    ("dconf-unwritable", "dconf unwritable", "named error; published value, signals and gsettings unchanged; works after recovery; nothing lost", dconfUnwritableCase),
     ("names", "second instance, lost name", "second exits 1 naming the owner; a daemon whose bus goes away exits non-zero", nameOwnershipCase),
 ]
 

@@ -1,5 +1,9 @@
+import CGIO
 import GuidedAccessCore
 import Locking
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The desktop's settings through GIO's GSettings: whatever backend GIO
 /// picks (dconf on GNOME; keyfile or memory elsewhere).
@@ -9,35 +13,57 @@ import Locking
 /// feature stays with the service and its restriction is only `published`.
 /// Every GIO call runs on one ``GLibThread``; that confinement is what
 /// makes the class safe to share (hence `@unchecked Sendable`).
+///
+/// Reads answer from a cache that the keys' change notifications keep
+/// fresh, so a reader never waits for the GLib thread (which a stalled
+/// dconf-service can hold for as long as a D-Bus timeout). Writes are
+/// confirmed: synced, then read back, because the dconf backend reports
+/// success before dconf-service has answered.
 public final class GSettingsDesktop: DesktopSettings, @unchecked Sendable {
     private let thread = GLibThread()
     private let installed: InstalledSettings
     private let featureKeys: [Feature: FeatureSetting]
     private let restrictionKeys: [SystemRestriction: [RestrictionSetting]]
     private let handler = Locked<(@Sendable (DesktopSettingChange) -> Void)?>(nil)
+    /// Every installed key as the store last confirmed it.
+    private let cache = Locked<[SettingKey: CachedSetting]>([:])
+    /// Restriction keys whose denied value the store did not keep; not
+    /// named in `SystemRestrictionSources` until a later write sticks.
+    private let unheld = Locked<Set<SettingKey>>([])
+    /// GLib thread only: keys the service is writing. Their change signals
+    /// (GSettings announces a write before the store has it) are ignored;
+    /// the read-back after the sync updates the cache.
+    private var writing: Set<SettingKey> = []
+    /// The backend, named in errors: `dconf`, `keyfile`, `memory`.
+    private let store: String
 
     public let desktopFeatures: [Feature]
     public let problems: [String]
 
-    /// Looks up every key of the mapping tables and starts watching them.
+    /// Looks up every key of the mapping tables, reads them and starts watching them.
     public init() {
-        let (installed, features, restrictions) = thread.perform { () -> (InstalledSettings, [FeatureSetting], [RestrictionSetting]) in
+        let (installed, features, restrictions, store) = thread.perform {
+            () -> (InstalledSettings, [FeatureSetting], [RestrictionSetting], String) in
             let installed = InstalledSettings()
             let features = DesktopMappings.features.filter { installed.install($0.key, requiredType: $0.mapping.keyType) }
             let restrictions = DesktopMappings.restrictions.filter { installed.install($0.key) }
-            return (installed, features, restrictions)
+            return (installed, features, restrictions, Self.backendName())
         }
         self.installed = installed
+        self.store = store
         featureKeys = Dictionary(uniqueKeysWithValues: features.map { ($0.feature, $0) })
         restrictionKeys = Dictionary(grouping: restrictions, by: \.restriction)
         desktopFeatures = features.map(\.feature)
         problems = installed.problems
         let featuresByKey = Dictionary(grouping: features, by: \.key).mapValues { $0.map(\.feature) }
         let restrictionIDs = Set(restrictions.map(\.key.description))
+        let keys = Set(features.map(\.key) + restrictions.map(\.key))
         thread.perform {
+            for key in keys { _ = refresh(key) }
             for schema in installed.schemas {
                 installed.watch(schema: schema) { [weak self] key in
-                    guard let self, let notify = handler.withLock({ $0 }) else { return }
+                    guard let self, keys.contains(key), !writing.contains(key), refresh(key),
+                          let notify = handler.withLock({ $0 }) else { return }
                     for feature in featuresByKey[key] ?? [] { notify(.feature(feature)) }
                     if restrictionIDs.contains(key.description) { notify(.restrictionSetting(key.description)) }
                 }
@@ -51,25 +77,19 @@ public final class GSettingsDesktop: DesktopSettings, @unchecked Sendable {
 
     // MARK: Features
 
+    /// From the cache: never waits for the GLib thread.
     public func value(of feature: Feature) -> Bool {
         guard let setting = featureKeys[feature] else { return false }
-        return setting.mapping.isOn(thread.perform { installed.decodedValue(of: setting.key) })
+        return setting.mapping.isOn(cache.withLock { $0[setting.key]?.decoded } ?? .other)
     }
 
-    /// Writes the key and waits until the backend has it.
+    /// Writes the key and returns once the store has confirmed it; throws
+    /// naming the store, the key and what to check when it did not keep it.
+    /// Blocks while the store is slow: call it off the cooperative pool.
     public func set(_ enabled: Bool, for feature: Feature) throws {
         guard let setting = featureKeys[feature] else { throw SettingError("\(feature.propertyName) is not stored in GSettings") }
-        let text = setting.mapping.keyValue(on: enabled)
-        let failure = thread.perform { () -> SettingError? in
-            do throws(SettingError) {
-                try installed.write(setting.key, text)
-                installed.sync()
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let failure { throw failure }
+        let failures = thread.perform { writeConfirmed([(setting.key, setting.mapping.keyValue(on: enabled))]) }
+        if let failure = failures.first { throw failure.error }
     }
 
     public func sourceDescription(of feature: Feature) -> String {
@@ -78,8 +98,11 @@ public final class GSettingsDesktop: DesktopSettings, @unchecked Sendable {
 
     // MARK: System restrictions
 
+    /// The keys that enforce `restriction`, less those the store did not keep.
     public func source(of restriction: SystemRestriction) -> String {
-        guard let settings = restrictionKeys[restriction], !settings.isEmpty else { return "published" }
+        let unheld = unheld.withLock { $0 }
+        let settings = (restrictionKeys[restriction] ?? []).filter { !unheld.contains($0.key) }
+        guard !settings.isEmpty else { return "published" }
         return settings.map { "gsettings:\($0.key)" }.joined(separator: ",")
     }
 
@@ -87,28 +110,34 @@ public final class GSettingsDesktop: DesktopSettings, @unchecked Sendable {
         restrictions.flatMap { restrictionKeys[$0] ?? [] }.map(\.key.description)
     }
 
+    /// From the cache: never waits for the GLib thread.
     public func originals(of settings: [String]) -> [String: SavedSetting] {
-        thread.perform {
-            Dictionary(uniqueKeysWithValues: settings.compactMap { id in
-                SettingKey(id: id).map { (id, SavedSetting(userValue: installed.userValueText(of: $0))) }
-            })
-        }
+        let cache = cache.withLock { $0 }
+        return Dictionary(uniqueKeysWithValues: settings.compactMap { id in
+            SettingKey(id: id).map { (id, SavedSetting(userValue: cache[$0]?.userValue)) }
+        })
     }
 
+    /// Writes the denied values; a key the store does not keep is logged once
+    /// and left out of `source(of:)` until a later write sticks.
     public func apply(_ restrictions: Set<SystemRestriction>) -> [String] {
         let settings = restrictions.flatMap { restrictionKeys[$0] ?? [] }
-        return thread.perform {
+        let failures = thread.perform {
+            writeConfirmed(settings.filter { !installed.hasValue($0.key, $0.deniedValue) }.map { ($0.key, $0.deniedValue) })
+        }
+        let failed = Dictionary(failures.map { ($0.key, $0.error) }) { first, _ in first }
+        return unheld.withLock { unheld in
             var problems: [String] = []
-            var wrote = false
-            for setting in settings where !installed.hasValue(setting.key, setting.deniedValue) {
-                do throws(SettingError) {
-                    try installed.write(setting.key, setting.deniedValue)
-                    wrote = true
-                } catch {
-                    problems.append("cannot deny \(setting.restriction.rawValue) through \(setting.key): \(error)")
+            for setting in settings {
+                guard let error = failed[setting.key] else {
+                    unheld.remove(setting.key)
+                    continue
+                }
+                if unheld.insert(setting.key).inserted {
+                    problems.append("cannot deny \(setting.restriction.rawValue) through \(setting.key): \(error); "
+                                    + "SystemRestrictionSources no longer names it")
                 }
             }
-            if wrote { installed.sync() }
             return problems
         }
     }
@@ -116,19 +145,73 @@ public final class GSettingsDesktop: DesktopSettings, @unchecked Sendable {
     public func restore(_ originals: [String: SavedSetting]) -> [String] {
         thread.perform {
             var problems: [String] = []
+            var writes: [(SettingKey, String?)] = []
             for (id, saved) in originals.sorted(by: { $0.key < $1.key }) {
                 guard let key = SettingKey(id: id), installed.install(key) else {
                     problems.append("cannot restore \(id): the key is no longer installed")
                     continue
                 }
-                do throws(SettingError) {
-                    if let text = saved.userValue { try installed.write(key, text) } else { try installed.reset(key) }
-                } catch {
-                    problems.append("cannot restore \(id): \(error)")
-                }
+                writes.append((key, saved.userValue))
             }
-            installed.sync()
-            return problems
+            return problems + writeConfirmed(writes).map { "cannot restore \($0.key): \($0.error)" }
         }
+    }
+
+    // MARK: On the GLib thread
+
+    /// Writes each key (`nil` resets it), waits until the store has answered
+    /// every write, and reads each back: the keys the store did not keep,
+    /// with why. GSettings' own success means little here: with dconf it
+    /// only says the write was queued for dconf-service.
+    private func writeConfirmed(_ writes: [(key: SettingKey, text: String?)]) -> [(key: SettingKey, error: SettingError)] {
+        guard !writes.isEmpty else { return [] }
+        writing.formUnion(writes.map(\.key))
+        var refused: [SettingKey: SettingError] = [:]
+        for (key, text) in writes {
+            do throws(SettingError) {
+                if let text { try installed.write(key, text) } else { try installed.reset(key) }
+            } catch {
+                refused[key] = error
+            }
+        }
+        installed.sync()
+        writing.subtract(writes.map(\.key))
+        return writes.compactMap { key, text in
+            _ = refresh(key)
+            if let error = refused[key] { return (key, error) }
+            return installed.holds(key, text) ? nil : (key, notKept(key, text))
+        }
+    }
+
+    /// Reads `key` into the cache; true when its value changed.
+    private func refresh(_ key: SettingKey) -> Bool {
+        let now = installed.snapshot(of: key)
+        return cache.withLock { cache in
+            defer { cache[key] = now }
+            return cache[key] != now
+        }
+    }
+
+    private func notKept(_ key: SettingKey, _ text: String?) -> SettingError {
+        let current = cache.withLock { $0[key]?.text } ?? "nothing"
+        return SettingError("the desktop's settings store (\(store)) did not keep \(key) = \(text ?? "its default"): "
+                            + "it still reads \(current) after the write; \(whatToCheck)")
+    }
+
+    /// Where to look when the store did not keep a write.
+    private var whatToCheck: String {
+        guard store == "dconf" else { return "check that GSETTINGS_BACKEND names a store this session can write" }
+        let database = String(cString: g_get_user_config_dir()) + "/dconf/user"
+        return "check that dconf-service can be started on the session bus and that \(database) can be written "
+            + "(its directory writable, the disk not full)"
+    }
+
+    /// `dconf`, `keyfile`, `memory`, or GIO's type name for another backend.
+    private static func backendName() -> String {
+        let name = String(cString: cgio_default_backend_name())
+        for (prefix, short) in [("DConf", "dconf"), ("GKeyfile", "keyfile"), ("GMemory", "memory")] where name.hasPrefix(prefix) {
+            return short
+        }
+        return name
     }
 }

@@ -70,6 +70,20 @@ final class InstalledSettings {
         }
     }
 
+    /// The key's value as the store holds it now, for the bridge's cache.
+    func snapshot(of key: SettingKey) -> CachedSetting {
+        CachedSetting(decoded: decodedValue(of: key), userValue: userValueText(of: key), text: value(of: key).map { value in
+            defer { g_variant_unref(value) }
+            return text(value)
+        })
+    }
+
+    /// True when the store holds `text` for `key`, or the key at its default when `text` is nil.
+    func holds(_ key: SettingKey, _ text: String?) -> Bool {
+        guard let text else { return userValueText(of: key) == nil }
+        return hasValue(key, text)
+    }
+
     /// The value the user set, in GVariant text form; `nil` when the key is at its default.
     func userValueText(of key: SettingKey) -> String? {
         guard let object = settings[key.schema], let value = g_settings_get_user_value(object, key.key) else { return nil }
@@ -146,6 +160,16 @@ final class InstalledSettings {
         defer { g_free(printed) }
         return String(cString: printed)
     }
+}
+
+/// A key's value as the bridge keeps it between change notifications.
+struct CachedSetting: Equatable, Sendable {
+    /// Decoded for a feature mapping.
+    var decoded: SettingValue
+    /// What the user set (text form); nil at the default.
+    var userValue: String?
+    /// The current value in text form, for messages.
+    var text: String?
 }
 
 /// Why a setting could not be written.

@@ -13,8 +13,10 @@ public struct SavedSetting: Codable, Sendable, Equatable {
 /// on GNOME). The model decides what is denied and keeps the originals
 /// durable; an applier only reads and writes settings.
 ///
-/// Settings are named by an opaque id (`SCHEMA/KEY` for GSettings). Every
-/// method is called with the model's lock held.
+/// Settings are named by an opaque id (`SCHEMA/KEY` for GSettings).
+/// `source`, `settings` and `originals` are called with the model's lock
+/// held and must answer from memory; `apply` and `restore` do the I/O and
+/// are called outside it (``DesktopSettlement``).
 public protocol SystemRestrictionApplier: AnyObject {
     /// Where `restriction` is enforced, for `SystemRestrictionSources`:
     /// `gsettings:SCHEMA/KEY` entries joined by commas, or `published` when
@@ -25,7 +27,8 @@ public protocol SystemRestrictionApplier: AnyObject {
     /// The current values of `settings`, exactly as they must be put back.
     func originals(of settings: [String]) -> [String: SavedSetting]
     /// Writes the denied value of every setting of `restrictions` that
-    /// differs; durable when it returns. Returns problems to log.
+    /// differs; durable when it returns. Returns problems to log; a setting
+    /// the store did not keep is no longer named by `source(of:)`.
     func apply(_ restrictions: Set<SystemRestriction>) -> [String]
     /// Puts `originals` back exactly; durable when it returns. Returns problems to log.
     func restore(_ originals: [String: SavedSetting]) -> [String]
@@ -67,19 +70,52 @@ extension GuidedAccessModel {
     /// puts back the originals of settings no longer denied, and forgets
     /// them once restored. Safe to repeat; also puts back an outside write
     /// that loosened a running session. Returns problems to log.
+    ///
+    /// Does the desktop's I/O in place: for start-up and for a model
+    /// without ``defersSaves``. The service plans with
+    /// ``desktopSettlement()`` instead and writes outside its lock.
     @discardableResult
     public func settleDesktop() -> [String] {
-        guard let applier = restrictionApplier else { return [] }
-        var problems: [String] = []
+        guard let settlement = desktopSettlement() else { return [] }
+        var problems = settlement.perform()
+        if let state = settled(settlement) {
+            do { try store.save(state) } catch { problems.append("could not record the restored settings: \(error)") }
+        }
+        return problems
+    }
+
+    /// What settling the desktop takes now; nil without a desktop.
+    public func desktopSettlement() -> DesktopSettlement? {
+        guard let applier = restrictionApplier else { return nil }
         let denied = deniedOnDesktop
-        if !denied.isEmpty { problems += applier.apply(denied) }
         let needed = Set(applier.settings(for: denied))
-        let stale = desktopOriginals.filter { !needed.contains($0.key) }
-        guard !stale.isEmpty else { return problems }
-        problems += applier.restore(stale)
-        // Forgotten only once restored: a crash before this save restores again on restart.
-        for id in stale.keys { desktopOriginals[id] = nil }
-        do { try store.save(persistentState) } catch { problems.append("could not record the restored settings: \(error)") }
+        return DesktopSettlement(applier: applier, denied: denied,
+                                 stale: desktopOriginals.filter { !needed.contains($0.key) })
+    }
+
+    /// Forgets the originals `settlement` put back; the state to save when
+    /// there were any. Forgotten only once restored: a crash before that
+    /// save restores them again on restart.
+    public func settled(_ settlement: DesktopSettlement) -> PersistentState? {
+        guard !settlement.stale.isEmpty else { return nil }
+        for id in settlement.stale.keys { desktopOriginals[id] = nil }
+        return persistentState
+    }
+}
+
+/// The desktop writes one settle needs, planned under the model's lock and
+/// carried out outside it (``GuidedAccessModel/settled(_:)`` finishes it).
+public struct DesktopSettlement: @unchecked Sendable {
+    let applier: any SystemRestrictionApplier
+    let denied: Set<SystemRestriction>
+    let stale: [String: SavedSetting]
+
+    /// Writes the denied values and puts back the stale originals; blocking
+    /// I/O. Returns problems to log.
+    public func perform() -> [String] {
+        var problems: [String] = []
+        if !denied.isEmpty { problems += applier.apply(denied) }
+        if !stale.isEmpty { problems += applier.restore(stale) }
         return problems
     }
 }

@@ -60,12 +60,24 @@ enum FileSystem {
             guard flock(fd, LOCK_EX) == 0 else { throw failure("lock", temporary) }
             try writeAll(data, to: fd, path: temporary)
             guard fsync(fd) == 0 else { throw failure("sync", temporary) }
+            slowDiskForTests()
             guard rename(temporary, path) == 0 else { throw failure("rename into place", path) }
         } catch {
             unlink(temporary)
             throw error
         }
         try syncDirectory(directory)
+    }
+
+    /// Test only: `GUIDED_ACCESS_TEST_FSYNC_DELAY_MS` makes every atomic
+    /// write this much slower after its fsync, as a slow disk would, so the
+    /// stress suite can show that readers and queued writers do not wait on
+    /// it. Never set it in production.
+    private static let testSyncDelay: UInt32 = getenv("GUIDED_ACCESS_TEST_FSYNC_DELAY_MS")
+        .flatMap { UInt32(String(cString: $0)) } ?? 0
+
+    private static func slowDiskForTests() {
+        if testSyncDelay > 0 { usleep(testSyncDelay * 1000) }
     }
 
     private static func writeAll(_ data: Data, to fd: Int32, path: String) throws(DomainError) {

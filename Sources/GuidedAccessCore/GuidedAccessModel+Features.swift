@@ -69,18 +69,32 @@ extension GuidedAccessModel {
     }
 
     /// Writes each feature whose value differs and reports the ones that changed.
+    ///
+    /// With ``defersSaves``, a feature the desktop stores is only staged:
+    /// the service writes it outside the lock and replies once its store
+    /// confirms (``PendingSave/write(to:)``). Until then it reads from the
+    /// store, so nothing the store does not hold is published.
     private func write(_ features: [Feature], _ enabled: Bool) throws(DomainError) -> [ModelChange] {
         var changes: [ModelChange] = []
         for feature in features where featureValue(feature) != enabled {
             let source = source(of: feature)
+            if defersSaves, featureSources[feature] != nil {
+                stagedFeatureWrites.append(FeatureWrite(feature: feature, enabled: enabled, source: source))
+                changes.append(.featureChanged(feature, enabled))
+                continue
+            }
             do {
                 try source.set(enabled, for: feature)
             } catch {
-                throw .failed(
-                    "could not set \(feature.propertyName) in \(source.sourceDescription(of: feature)) (\(error)); check that the desktop setting is writable")
+                throw Self.storeFailure(feature, source, error)
             }
             changes.append(.featureChanged(feature, featureValue(feature)))
         }
         return changes
+    }
+
+    /// `failed`, naming the feature, its store and the store's reason (which says what to check).
+    static func storeFailure(_ feature: Feature, _ source: any FeatureValueSource, _ error: any Error) -> DomainError {
+        .failed("could not set \(feature.propertyName) in \(source.sourceDescription(of: feature)): \(error)")
     }
 }

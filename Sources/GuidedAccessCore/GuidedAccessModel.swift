@@ -35,6 +35,9 @@ public final class GuidedAccessModel: @unchecked Sendable {
     /// replies only once it is done; when false, a commit saves before it returns.
     public var defersSaves = false
     var pendingSave: PendingSave?
+    /// Desktop feature writes of the commit under way (with ``defersSaves``),
+    /// handed to its ``PendingSave``.
+    var stagedFeatureWrites: [FeatureWrite] = []
 
     var vault: PasscodeVault
     var featureSources: [Feature: any FeatureValueSource] = [:]
@@ -115,6 +118,7 @@ extension GuidedAccessModel {
         vault = memento.vault
         managedConfig = memento.managedConfig
         desktopOriginals = memento.desktopOriginals
+        stagedFeatureWrites = []
         for feature in Feature.allCases {
             ownFeatures.set(memento.ownFeatureValues[feature] ?? false, for: feature)
         }
@@ -136,14 +140,17 @@ extension GuidedAccessModel {
         do throws(DomainError) {
             events = try change()
             captureDesktopOriginals()
-            if durableStateChanged(since: before) {
-                if defersSaves {
-                    // Commits before the save runs are saved together; a failure undoes them all.
-                    pendingSave = PendingSave(state: persistentState, before: pendingSave?.before ?? before,
-                                              deniedBefore: pendingSave?.deniedBefore ?? deniedBefore)
-                } else {
-                    try store.save(persistentState)
-                }
+            let featureWrites = stagedFeatureWrites
+            stagedFeatureWrites = []
+            let stateChanged = durableStateChanged(since: before)
+            if defersSaves, stateChanged || !featureWrites.isEmpty {
+                // Commits before the save runs are saved together; a failure undoes them all.
+                pendingSave = PendingSave(
+                    state: persistentState, stateChanged: stateChanged || pendingSave?.stateChanged == true,
+                    featureWrites: (pendingSave?.featureWrites ?? []) + featureWrites,
+                    before: pendingSave?.before ?? before, deniedBefore: pendingSave?.deniedBefore ?? deniedBefore)
+            } else if stateChanged {
+                try store.save(persistentState)
             }
         } catch {
             restore(before)
@@ -162,11 +169,11 @@ extension GuidedAccessModel {
         return pendingSave
     }
 
-    /// Call after `pending` is on disk: settles the desktop if the saved change asks for it.
-    public func saved(_ pending: PendingSave) {
-        if deniedOnDesktop != pending.deniedBefore {
-            for problem in settleDesktop() { log(problem) }
-        }
+    /// Call after `pending` is on disk: the desktop work the saved change
+    /// asks for, to carry out outside the lock (``DesktopSettlement``).
+    @discardableResult
+    public func saved(_ pending: PendingSave) -> DesktopSettlement? {
+        deniedOnDesktop != pending.deniedBefore ? desktopSettlement() : nil
     }
 
     /// Call when writing `pending` failed: back to the state before its
@@ -239,15 +246,51 @@ extension GuidedAccessModel {
     }
 }
 
-/// The durable half of one or more commits (see ``GuidedAccessModel/defersSaves``).
+/// The durable half of one or more commits (see ``GuidedAccessModel/defersSaves``):
+/// the desktop settings they change and the state file.
 public struct PendingSave: @unchecked Sendable {
     /// What to write to `state.json`.
     public let state: PersistentState
+    /// Whether `state` differs from what is on disk (a feature write alone leaves it).
+    public let stateChanged: Bool
+    /// Features whose value the desktop stores, written by ``write(to:)``.
+    let featureWrites: [FeatureWrite]
     let before: GuidedAccessModel.Memento
     let deniedBefore: Set<SystemRestriction>
 
-    /// Writes the state (temp file, fsync, rename, fsync directory).
+    /// Writes the desktop's features, each confirmed by its store, then the
+    /// state (temp file, fsync, rename, fsync directory). Blocking I/O: call
+    /// outside the model's lock. On failure the features it wrote are put
+    /// back, so the caller can undo the commits as if they had thrown.
     public func write(to store: StateStore) throws(DomainError) {
-        try store.save(state)
+        var written: [FeatureWrite] = []
+        do throws(DomainError) {
+            for featureWrite in featureWrites {
+                try featureWrite.perform()
+                written.append(featureWrite)
+            }
+            if stateChanged { try store.save(state) }
+        } catch {
+            for featureWrite in written.reversed() { featureWrite.undo() }
+            throw error
+        }
     }
+}
+
+/// A feature value to write to the desktop's store once the commit is done.
+struct FeatureWrite {
+    let feature: Feature
+    let enabled: Bool
+    let source: any FeatureValueSource
+
+    func perform() throws(DomainError) {
+        do {
+            try source.set(enabled, for: feature)
+        } catch {
+            throw GuidedAccessModel.storeFailure(feature, source, error)
+        }
+    }
+
+    /// Best effort: the store refused something later in the same commit.
+    func undo() { try? source.set(!enabled, for: feature) }
 }

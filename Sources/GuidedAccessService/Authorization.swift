@@ -47,7 +47,7 @@ extension GuidedAccessService {
             try await authorize(actions, caller: caller, interactive: interactive || call.allowsInteractiveAuthorization)
             try await requireStillConnected(caller, call)
             let prepared = try prepare()
-            let (changes, result) = try model.with { model in
+            let (changes, result) = try await model.with { model in
                 let now = try required(model)
                 guard Set(now).isSubset(of: Set(actions)) else {
                     throw DomainError.failed("the session changed while waiting for authorization; try again")

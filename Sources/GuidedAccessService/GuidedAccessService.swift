@@ -69,7 +69,7 @@ public final class GuidedAccessService: Sendable {
         if let desktop = configuration.desktop { try Self.connect(model, to: desktop, log: log) }
         let listReply = ReplyCache()
         self.listReply = listReply
-        self.model = LockedModel(model, changed: listReply.invalidate)
+        self.model = LockedModel(model, log: log, changed: listReply.invalidate)
         self.desktop = configuration.desktop
         polkit = PolkitAuthority(address: configuration.polkitAddress, timeout: configuration.polkitTimeout)
         self.log = log
@@ -83,7 +83,12 @@ public final class GuidedAccessService: Sendable {
         for problem in desktop.problems { log(problem) }
         model.setFeatureSource(desktop, for: desktop.desktopFeatures)
         model.setSystemRestrictionApplier(desktop)
-        _ = try model.enforceLockedFeatures()
+        do {
+            _ = try model.enforceLockedFeatures()
+        } catch {
+            // The daemon still serves: what the store holds is what it reports.
+            log("cannot push the values managed.json locks: \(error)")
+        }
         for problem in model.settleDesktop() { log(problem) }
     }
 
@@ -109,7 +114,7 @@ public final class GuidedAccessService: Sendable {
         for listing in read({ $0.restrictions() }) { exportRestriction(listing.identifier, on: bus) }
         desktop?.observe { [weak self] change in
             // Off the desktop's thread: the model lock may be held by a call waiting on that thread.
-            Task { self?.desktopChanged(change) }
+            Task { await self?.desktopChanged(change) }
         }
         try await callers.follow(bus)
         try await bus.requestName(BusName.guidedAccess)
@@ -196,7 +201,7 @@ public final class GuidedAccessService: Sendable {
                 try? await Task.sleep(for: .milliseconds(Int(wait * 1000) + 5))
                 guard !Task.isCancelled, let self else { return }
                 do {
-                    let changes = try model.with { try $0.tick(now: Date()) }
+                    let changes = try await model.with { try $0.tick(now: Date()) }
                     publish(changes)
                 } catch {
                     log("time limit check failed: \(error)")
@@ -225,7 +230,7 @@ public final class GuidedAccessService: Sendable {
             }
             watchedOwners.withLock { _ = $0.remove(owner) }
             do {
-                publish(try model.with { $0.ownerLeft(owner.rawValue) })
+                publish(try await model.with { $0.ownerLeft(owner.rawValue) })
                 heapRelease.soon()
             } catch {
                 log("cannot forget the registrations of \(owner): \(error)")
@@ -235,43 +240,56 @@ public final class GuidedAccessService: Sendable {
 }
 
 /// The model behind one lock for reads and in-memory changes, and a second
-/// that orders writers until their change is on disk. Neither is held
-/// across an `await`.
+/// that orders writers until their change is in the desktop's store and on
+/// disk. The first is never held across I/O; writers wait for the second
+/// suspended, not blocking a thread, and the I/O itself runs on a thread of
+/// its own (``BlockingWork``).
 final class LockedModel: @unchecked Sendable {
     /// Taken for in-memory work only: every getter and every change.
     private let model: Locked<GuidedAccessModel>
-    /// Held by one writer from its change until that change is on disk, so
-    /// saves land in order and a failed one can be undone. It counts the
-    /// changes made.
-    private let writing = Locked<UInt64>(0)
+    /// Held by one writer from its change until that change is confirmed by
+    /// the desktop's store and on disk, so writes land in order and a failed
+    /// one can be undone.
+    private let writing = AsyncLock()
+    /// Where the writes that block (dconf, fsync) run.
+    private let io = BlockingWork()
     /// Where changes are saved; it never changes, so it is read unlocked.
     private let store: StateStore
+    private let log: @Sendable (String) -> Void
 
     /// Called after every change, made or undone.
     private let changed: @Sendable () -> Void
 
-    init(_ model: GuidedAccessModel, changed: @escaping @Sendable () -> Void = {}) {
+    init(_ model: GuidedAccessModel, log: @escaping @Sendable (String) -> Void = { _ in },
+         changed: @escaping @Sendable () -> Void = {}) {
         model.defersSaves = true
         store = model.store
+        self.log = log
         self.model = Locked(model)
         self.changed = changed
     }
 
-    /// Reads or validates; never waits for a disk write or a passcode hash.
-    /// It may see a change whose write is still under way (whose reply and
-    /// signals are not out yet).
+    /// Reads or validates; never waits for a disk write, the desktop's store
+    /// or a passcode hash. It may see a change whose write is still under
+    /// way (whose reply and signals are not out yet); a feature the desktop
+    /// stores reads the store's confirmed value.
     func read<T>(_ body: (GuidedAccessModel) throws -> T) rethrows -> T {
         try Self.holding(model, body)
     }
 
-    /// Changes the model and returns once the change is on disk, or undone
-    /// when writing it failed (that error is thrown). Readers wait only for
-    /// the in-memory part.
-    func with<T>(_ body: (GuidedAccessModel) throws -> T) throws -> T {
+    /// Changes the model and returns once the change is confirmed by the
+    /// desktop's store and on disk, or undone when writing it failed (that
+    /// error is thrown). Readers wait only for the in-memory part.
+    func with<T>(_ body: (GuidedAccessModel) throws -> T) async throws -> T {
         defer { changed() }
-        return try writing.withLock { (changes: inout UInt64) throws -> T in
-            changes += 1
-            return try withWritingLock(body)
+        return try await writing.withLock { try await withWritingLock(body) }
+    }
+
+    /// Brings the desktop in line with the session (after an outside write
+    /// to one of its settings), in turn with the writers.
+    func settleDesktop() async {
+        await writing.withLock {
+            if let settlement = read({ $0.desktopSettlement() }) { await settle(settlement) }
         }
     }
 
@@ -280,24 +298,40 @@ final class LockedModel: @unchecked Sendable {
         try lock.withLock { (value: inout Value) throws(E) -> T in try body(value) }
     }
 
-    private func withWritingLock<T>(_ body: (GuidedAccessModel) throws -> T) throws -> T {
+    private func withWritingLock<T>(_ body: (GuidedAccessModel) throws -> T) async throws -> T {
         let (result, pending) = read { model in (Result { try body(model) }, model.takePendingSave()) }
         if let pending {
             do {
-                try pending.write(to: store)
+                try await io.run { [store] in try pending.write(to: store) }
             } catch {
                 read { $0.saveFailed(pending) }
                 throw error
             }
-            read { $0.saved(pending) }
+            if let settlement = read({ $0.saved(pending) }) { await settle(settlement) }
         }
         return try result.get()
     }
+
+    /// Writes the desktop's settings outside the lock, then records the
+    /// originals it put back.
+    private func settle(_ settlement: DesktopSettlement) async {
+        let problems = (try? await io.run { settlement.perform() }) ?? []
+        for problem in problems { log(problem) }
+        guard let state = read({ $0.settled(settlement) }) else { return }
+        do {
+            try await io.run { [store] in try store.save(state) }
+        } catch {
+            log("could not record the restored desktop settings: \(error)")
+        }
+    }
 }
 
-/// Runs closures one after another without blocking a thread while waiting.
-actor SerialWork {
-    func run<T: Sendable>(_ body: @Sendable () throws -> T) throws -> T {
-        try body()
+/// Runs closures one after another; a closure that waits suspends its task
+/// rather than blocking a thread.
+final class SerialWork: Sendable {
+    private let lock = AsyncLock()
+
+    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        try await lock.withLock { try await body() }
     }
 }

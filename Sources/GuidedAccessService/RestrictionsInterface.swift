@@ -11,7 +11,7 @@ extension GuidedAccessService {
             },
             .method(Contract.Restrictions.unregister) { call, identifiers in
                 _ = try await self.identify(call)
-                let changes = try self.model.with { try $0.unregister(owner: call.sender.rawValue, identifiers: identifiers) }
+                let changes = try await self.model.with { try $0.unregister(owner: call.sender.rawValue, identifiers: identifiers) }
                 call.afterReply { self.publish(changes) }
             },
             // Reads that apps make often: answered on the loop thread, so
@@ -53,7 +53,7 @@ extension GuidedAccessService {
     private func register(_ call: MethodCall, _ entries: [RestrictionEntry]) async throws -> [ObjectPath] {
         let caller = try await identify(call)
         let declarations = entries.map { RestrictionDeclaration(identifier: $0.identifier, text: $0.text, detail: $0.detail) }
-        let changes = try model.with { try $0.register(owner: caller.busName.rawValue, app: caller.app, declarations) }
+        let changes = try await model.with { try $0.register(owner: caller.busName.rawValue, app: caller.app, declarations) }
         watchRegistrant(caller.busName, on: call.connection)
         call.afterReply { self.publish(changes) }
         return try entries.map { entry in

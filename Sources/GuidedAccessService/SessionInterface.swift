@@ -98,7 +98,7 @@ extension GuidedAccessService {
                         return try model.passcodeChallenge(now: Date())
                     }
                     let matched = try PasscodeVault.matches(passcode, expected)
-                    return try self.model.with { model in
+                    return try await self.model.with { model in
                         try model.recordPasscodeCheck(matched: matched, against: expected, now: Date())
                         try requireActive(model)
                         return try model.end(now: Date())
@@ -144,7 +144,7 @@ extension GuidedAccessService {
             }
         }
         do {
-            let changes = try model.with { model in
+            let changes = try await model.with { model in
                 enable ? try model.start(app: app, requestedBy: app, now: Date())
                        : try model.end(requestedBy: app, now: Date())
             }
