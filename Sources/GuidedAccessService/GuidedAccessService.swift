@@ -108,7 +108,8 @@ public final class GuidedAccessService: Sendable {
             admit: { Self.refusal(ofUser: $0.userID)?.dbusError },
             maxInFlightPerSender: Self.maxCallsInFlightPerSender,
             busy: DomainError.rateLimited(
-                "this connection already has \(Self.maxCallsInFlightPerSender) calls in flight; wait for their replies").dbusError))
+                "this connection already has \(Self.maxCallsInFlightPerSender) calls in flight; wait for their replies").dbusError,
+            answered: { [heapRelease] in heapRelease.soon() }))
         bus.export(ObjectPath.guidedAccess, interfaces)
         bus.addObjectManager(at: ObjectPath.guidedAccess)
         for listing in read({ $0.restrictions() }) { exportRestriction(listing.identifier, on: bus) }
