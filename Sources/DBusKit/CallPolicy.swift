@@ -13,22 +13,14 @@ public struct CallPolicy: Sendable {
     public var maxInFlightPerSender: Int?
     /// The refusal for a sender over `maxInFlightPerSender`.
     public var busy: DBusError
-    /// Runs after each method call to the objects is answered or refused
-    /// (or ends, when it wanted no reply), on the thread that answered it:
-    /// keep it cheap. A call's arguments and reply are freed by then, so a
-    /// service can use it to tidy up after work, such as giving freed
-    /// memory back once a burst of calls is over.
-    public var answered: (@Sendable () -> Void)?
 
     public init(
         admit: (@Sendable (Credentials) -> DBusError?)? = nil, maxInFlightPerSender: Int? = nil,
-        busy: DBusError = DBusError.limitsExceeded("too many calls in flight from this connection; wait for replies"),
-        answered: (@Sendable () -> Void)? = nil
+        busy: DBusError = DBusError.limitsExceeded("too many calls in flight from this connection; wait for replies")
     ) {
         self.admit = admit
         self.maxInFlightPerSender = maxInFlightPerSender
         self.busy = busy
-        self.answered = answered
     }
 }
 

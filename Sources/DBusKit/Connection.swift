@@ -34,8 +34,6 @@ public final class Connection: @unchecked Sendable {
     private var trackedSenders: Set<BusName> = []
     let objects = ObjectTree()
     private var isClosed = false
-    /// The call policy's `answered`, read by whichever thread answers a call.
-    private let answered = Locked<(@Sendable () -> Void)?>(nil)
 
     /// Connects and registers with the bus (`Hello`), then starts the loop.
     public init(_ bus: BusAddress) throws {
@@ -192,7 +190,6 @@ public final class Connection: @unchecked Sendable {
 
     /// Sends `reply` unless the caller asked for none.
     func reply(to call: MethodCall, _ build: () throws -> Message) {
-        defer { answered.withLock { $0 }?() }
         guard !call.message.noReplyExpected else { return }
         do {
             send(try build())
@@ -306,7 +303,6 @@ public final class Connection: @unchecked Sendable {
     /// Sets who may call the exported objects and how many calls one sender
     /// may have running. Set it before exporting objects.
     public func setCallPolicy(_ policy: CallPolicy) {
-        answered.withLock { $0 = policy.answered }
         loop.execute { self.objects.admission.policy = policy }
     }
 

@@ -108,8 +108,7 @@ public final class GuidedAccessService: Sendable {
             admit: { Self.refusal(ofUser: $0.userID)?.dbusError },
             maxInFlightPerSender: Self.maxCallsInFlightPerSender,
             busy: DomainError.rateLimited(
-                "this connection already has \(Self.maxCallsInFlightPerSender) calls in flight; wait for their replies").dbusError,
-            answered: { [heapRelease] in heapRelease.soon() }))
+                "this connection already has \(Self.maxCallsInFlightPerSender) calls in flight; wait for their replies").dbusError))
         bus.export(ObjectPath.guidedAccess, interfaces)
         bus.addObjectManager(at: ObjectPath.guidedAccess)
         for listing in read({ $0.restrictions() }) { exportRestriction(listing.identifier, on: bus) }

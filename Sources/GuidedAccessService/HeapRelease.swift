@@ -1,16 +1,10 @@
 import CHeap
 import Synchronization
 
-/// Gives freed heap back to the system a moment after a burst of frees: the
-/// registrations of apps that left, and the calls the daemon answered
-/// (`CallPolicy.answered`). glibc keeps freed memory in its arenas
-/// otherwise, one arena per thread that allocates, and the daemon's RSS
-/// would stay at its peak for good. Issue 29: a huge call's arguments
-/// decode into hundreds of thousands of small blocks, each below the
-/// mapping threshold, on the threads that run handlers; once freed they sat
-/// in those threads' arenas (fuzz: 36 MB free in two arenas, RSS 17 → 50
-/// MB), and `malloc_trim` alone brought it back (to 16 MB). Calls in a row
-/// cost one release a second, and an idle daemon none.
+/// Gives freed heap back to the system a moment after a burst of frees, such
+/// as the registrations of apps that left. glibc keeps freed memory in its
+/// arenas otherwise, and the daemon's RSS would stay at its peak for good.
+/// Many leaves in a row cost one release.
 final class HeapRelease: Sendable {
     private let scheduled = Atomic(false)
     private let delay: Duration
