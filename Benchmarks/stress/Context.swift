@@ -8,9 +8,6 @@ struct StressContext: Sendable {
     let scale: Scale
     /// Seeds the fuzzer and the kill times, and is printed: a failure replays.
     let seed: UInt64
-    /// `--huge`: the fuzz mixes in huge messages (issue 29's open part: the
-    /// memory they leave does not all come back yet).
-    let huge: Bool
 }
 
 /// The counts of each case: the short form runs in CI, the long one is the issue's.

@@ -5,7 +5,7 @@ import Synchronization
 /// as the registrations of apps that left. glibc keeps freed memory in its
 /// arenas otherwise, and the daemon's RSS would stay at its peak for good.
 /// Many leaves in a row cost one release.
-final class HeapRelease: Sendable {
+public final class HeapRelease: Sendable {
     private let scheduled = Atomic(false)
     private let delay: Duration
 
@@ -16,6 +16,17 @@ final class HeapRelease: Sendable {
     /// threshold after the first large block is freed and serve the next
     /// ones from the heap, where freed space between live objects never goes
     /// back: a few 1 MB messages would grow the daemon's RSS for good.
+    /// Two heaps for the whole daemon; call it first thing, before any
+    /// thread starts. glibc otherwise gives each thread that allocates a
+    /// heap of its own (up to 8 per core), and memory freed in one stays
+    /// resident there: huge calls decoded on several handler threads at
+    /// once left 20 MB free but resident after they were answered (issue 29;
+    /// `scripts/stress --long --only fuzz --seed 8`: RSS 16.3 → 34.9 MB after
+    /// a settle with per-thread heaps, 15.5 → 17.2 MB with two).
+    public static func limitHeaps() {
+        _ = cheap_limit_arenas(2)
+    }
+
     static func mapLargeBlocks() {
         _ = cheap_map_blocks_from(256 * 1024)
     }

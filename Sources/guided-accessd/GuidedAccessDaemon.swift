@@ -11,6 +11,7 @@ import GuidedAccessService
 @main
 struct GuidedAccessDaemon {
     static func main() {
+        HeapRelease.limitHeaps()
         let options: DaemonOptions
         do {
             switch try DaemonOptions.parse(Array(CommandLine.arguments.dropFirst())) {

@@ -12,4 +12,9 @@ int cheap_release_free_memory(void);
 /// free. Returns 1 when set; 0 where the C library has no such call.
 int cheap_map_blocks_from(int bytes);
 
+/// Lets the C library keep at most `count` heaps for all threads (glibc's
+/// mallopt(M_ARENA_MAX)); takes effect for threads that have not
+/// allocated yet. Returns 1 when set; 0 where the C library has no such call.
+int cheap_limit_arenas(int count);
+
 #endif
