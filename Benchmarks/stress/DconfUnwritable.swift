@@ -20,8 +20,8 @@ func dconfUnwritableCase(_ context: StressContext) async throws -> CaseResult {
     let rounds = context.scale.name == "long" ? 20 : 2
     var notes: [String] = [], holds = true
     for (fault, breakStore, mendStore) in [
-        ("read-only", { try await remountDconf(dconf, "ro") }, { try await remountDconf(dconf, "rw") }),
-        ("full", { try fillDconf(dconf) }, { try FileManager.default.removeItem(at: dconf.appendingPathComponent("filler")) }),
+        ("read-only", { try await remount(dconf, "ro") }, { try await remount(dconf, "rw") }),
+        ("full", { try fill(dconf) }, { try FileManager.default.removeItem(at: dconf.appendingPathComponent("filler")) }),
     ] as [(String, () async throws -> Void, () async throws -> Void)] {
         try await Task.sleep(for: .milliseconds(200))
         signals.clear()
@@ -53,20 +53,4 @@ func dconfUnwritableCase(_ context: StressContext) async throws -> CaseResult {
     notes.append("after kill -9 and restart: Zoom \(zoom), ReduceMotion \(motion) (acknowledged true, true)")
     return CaseResult(counts: "2 faults × \(rounds * 2) SetFeature, then recovery and a restart",
                       figures: notes.joined(separator: "; "), passed: holds && zoom && motion)
-}
-
-private func remountDconf(_ directory: URL, _ mode: String) async throws {
-    try await ProcessRunner.runSucceeding(["mount", "-o", "remount,\(mode)", directory.path])
-}
-
-/// Fills the filesystem of `directory` to the last byte.
-private func fillDconf(_ directory: URL) throws {
-    let path = directory.appendingPathComponent("filler").path
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    guard fd >= 0 else { throw DaemonFixture.Failure("cannot create \(path): errno \(errno)") }
-    defer { close(fd) }
-    let block = [UInt8](repeating: 0, count: 4096)
-    while write(fd, block, block.count) > 0 {}
-    var byte: UInt8 = 0
-    while write(fd, &byte, 1) > 0 {}
 }

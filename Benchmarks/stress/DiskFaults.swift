@@ -22,7 +22,7 @@ func diskFaultsCase(_ context: StressContext) async throws -> CaseResult {
     var holds = true
 
     for (fault, breakDisk, mendDisk, next) in [
-        ("read-only", { try await remount(stage, "ro") }, { try await remount(stage, "rw") }, "allow"),
+        ("read-only", { try await remount(stage.stateDirectory, "ro") }, { try await remount(stage.stateDirectory, "rw") }, "allow"),
         ("full", { try fill(stage.stateDirectory) }, { try FileManager.default.removeItem(at: stage.stateDirectory.appendingPathComponent("filler")) }, "deny"),
     ] {
         let before = (state: try await admin.call(restrictions.getState, identifier),
@@ -54,12 +54,13 @@ func diskFaultsCase(_ context: StressContext) async throws -> CaseResult {
                       passed: holds && restarted == "deny")
 }
 
-private func remount(_ stage: Stage, _ mode: String) async throws {
-    try await ProcessRunner.runSucceeding(["mount", "-o", "remount,\(mode)", stage.stateDirectory.path])
+/// Remounts the tmpfs at `directory` read-only (`ro`) or writable again (`rw`).
+func remount(_ directory: URL, _ mode: String) async throws {
+    try await ProcessRunner.runSucceeding(["mount", "-o", "remount,\(mode)", directory.path])
 }
 
 /// Fills the filesystem of `directory` to the last byte.
-private func fill(_ directory: URL) throws {
+func fill(_ directory: URL) throws {
     let path = directory.appendingPathComponent("filler").path
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     guard fd >= 0 else { throw DaemonFixture.Failure("cannot create \(path): errno \(errno)") }
