@@ -38,8 +38,9 @@ public final class GuidedAccessService: Sendable {
     public static let maxCallsInFlightPerSender = 32
 
     let model: LockedModel
-    /// Passcode checks, one at a time (see `end`).
-    let passcodeChecks = SerialWork()
+    /// Passcode checks, one at a time (see `end`); a check that waits
+    /// suspends its task rather than blocking a thread.
+    let passcodeChecks = AsyncLock()
     let polkit: PolkitAuthority
     /// Who called, per unique bus name.
     let callers = CallerIdentityCache()
@@ -323,15 +324,5 @@ final class LockedModel: @unchecked Sendable {
         } catch {
             log("could not record the restored desktop settings: \(error)")
         }
-    }
-}
-
-/// Runs closures one after another; a closure that waits suspends its task
-/// rather than blocking a thread.
-final class SerialWork: Sendable {
-    private let lock = AsyncLock()
-
-    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        try await lock.withLock { try await body() }
     }
 }

@@ -90,7 +90,7 @@ extension GuidedAccessService {
             // The right passcode is authority enough; wrong ones back off in the model.
             let caller = try await identify(call)
             do {
-                let changes = try await passcodeChecks.run {
+                let changes = try await passcodeChecks.withLock {
                     // The slow hash runs outside the model lock, so reads go on meanwhile;
                     // checks run one at a time, so parallel guesses cannot outrun the back-off.
                     let expected = try self.model.read { model in

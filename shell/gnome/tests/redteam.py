@@ -20,6 +20,8 @@ import signal
 import subprocess
 import time
 
+from waiting import wait_for
+
 # Shell-side observers and undo, installed once into global._ga.
 HELPERS = r"""
 (function () {
@@ -189,7 +191,7 @@ class RedTeam:
     # -- running a way -------------------------------------------------------
 
     def escapes(self):
-        return self.t.js(f'global._ga.escapes("app-a", 0)')
+        return self.t.js('global._ga.escapes("app-a", 0)')
 
     def undo(self):
         self.t.js('global._ga.undo("app-a")')
@@ -283,7 +285,8 @@ class RedTeam:
 
         g = 'gesture'
         self.way(g, 'Super + scroll (workspaces)', lambda: t.js('global._ga.superScroll()'))
-        self.way(g, 'three-finger touchscreen swipe (workspace or app switch)', lambda: t.js('global._ga.swipe()'), settle=1.2)
+        self.way(g, 'three-finger touchscreen swipe (workspace or app switch)', lambda: t.js('global._ga.swipe()'),
+                 settle=1.2)
         self.way(g, 'three/four-finger touchpad swipe (workspaces, overview)', None,
                  untestable='Clutter virtual devices emit no touchpad gestures; the swipe trackers the '
                             'touchscreen row disables are the same objects')
@@ -392,7 +395,9 @@ class RedTeam:
         testable = [row for row in self.rows if not row[4].startswith('untestable')]
         closed = [row for row in testable if row[4].startswith('closed')]
         untestable = len(self.rows) - len(testable)
-        summary = f'{len(closed)} of {len(testable)} closed' + (f' ({untestable} untestable here)' if untestable else '')
+        summary = f'{len(closed)} of {len(testable)} closed'
+        if untestable:
+            summary += f' ({untestable} untestable here)'
         bad = [row[1] for row in testable if not row[4].startswith('closed')]
         if bad:
             raise AssertionError(f'{summary}; not closed: {"; ".join(bad)}')
@@ -416,34 +421,35 @@ class RedTeam:
             a = t.window('app-a')
             before = t.clicks('app-a')
             t.js(f'global._ga.click({a["x"] + a["width"] // 2}, {a["y"] + a["height"] // 2})')
-            wait_for_value(lambda: t.clicks('app-a') > before, 'a click to reach the locked app')
+            wait_for(lambda: t.clicks('app-a') > before, 5, what='a click to reach the locked app')
             checks.append('clicks')
             x, y = a['x'] + a['width'] // 2, a['y'] + a['height'] // 2
             self.right_click(x, y)
-            wait_for_value(lambda: t.js('global.display.list_all_windows().some(w => '
-                                        f'w.get_pid() === global._ga.win("app-a").get_pid() && '
-                                        '[Meta.WindowType.POPUP_MENU, Meta.WindowType.DROPDOWN_MENU].includes('
-                                        'w.get_window_type()) && !w.minimized && w.get_compositor_private()?.visible)'
-                                        .replace('Meta.', 'imports.gi.Meta.')),
-                           'its popup menu to show')
+            popup_shown = ('(() => { const {Meta} = imports.gi; const pid = global._ga.win("app-a").get_pid(); '
+                           'return global.display.list_all_windows().some(w => w.get_pid() === pid && '
+                           '[Meta.WindowType.POPUP_MENU, Meta.WindowType.DROPDOWN_MENU].includes(w.get_window_type()) '
+                           '&& !w.minimized && w.get_compositor_private()?.visible); })()')
+            wait_for(lambda: t.js(popup_shown), 5, what='its popup menu to show')
             t.js(f'global._ga.move({x + 30}, {y + 15})')
             time.sleep(0.15)  # the pointer enters the popup before it clicks
             t.js(f'global._ga.click({x + 30}, {y + 15})')
-            wait_for_value(lambda: any(line.startswith('menu ') for line in open(t.apps['app-a'][1])),
-                           'the popup menu item to be chosen')
+            wait_for(lambda: any(line.startswith('menu ') for line in open(t.apps['app-a'][1])), 5,
+                     what='the popup menu item to be chosen')
             checks.append('a popup menu')
             t.js(chord('F5'))
-            wait_for_value(lambda: (t.window('app-a 2') or {}).get('focused'), 'its second window (F5) to be focused')
+            wait_for(lambda: (t.window('app-a 2') or {}).get('focused'), 5,
+                     what='its second window (F5) to be focused')
             if t.window('app-a 2')['minimized']:
                 raise AssertionError('the app\'s second window was minimized')
             checks.append('a second window')
             t.js(chord('Alt+grave'))
-            wait_for_value(lambda: t.window('app-a')['focused'], 'Alt+` to switch to its first window')
+            wait_for(lambda: t.window('app-a')['focused'], 5, what='Alt+` to switch to its first window')
             checks.append('Alt+` between its windows')
             t.js(chord('F6'))
-            wait_for_value(lambda: (t.window('app-a dialog') or {}).get('focused'), 'its dialog (F6) to be focused')
+            wait_for(lambda: (t.window('app-a dialog') or {}).get('focused'), 5,
+                     what='its dialog (F6) to be focused')
             t.js('global._ga.tap([], 0xff1b)')  # Escape closes the dialog
-            wait_for_value(lambda: t.window('app-a dialog') is None, 'its dialog to close with Escape')
+            wait_for(lambda: t.window('app-a dialog') is None, 5, what='its dialog to close with Escape')
             checks.append('a dialog')
         finally:
             if t.js('global._ga.win("app-a 2") !== null'):
@@ -476,13 +482,12 @@ class RedTeam:
             while len(times) % 3 != 0:
                 times.append(self.close_and_wait_back(kill=False))
             self.close_app(kill=True)
-            wait_for_value(lambda: t.stage_has('guided-access-shield'), 'the shield after the 4th close in a minute',
-                           timeout=5)
+            wait_for(lambda: t.stage_has('guided-access-shield'), 5, what='the shield after the 4th close in a minute')
             time.sleep(2)
             if t.window('app-a') is not None:
                 raise AssertionError('the app was launched a 4th time within a minute')
             t.end_session()
-            wait_for_value(lambda: not t.stage_has('guided-access-shield'), 'the shield to go after End')
+            wait_for(lambda: not t.stage_has('guided-access-shield'), 5, what='the shield to go after End')
         finally:
             if t.prop('Enabled'):
                 t.end_session()
@@ -504,10 +509,9 @@ class RedTeam:
         t = self.t
         started = time.monotonic()
         pid = self.close_app(kill)
-        wait_for_value(lambda: t.js(f'(() => {{ const w = global._ga.win("app-a"); '
-                                    f'return w !== null && w.get_pid() !== {pid} && '
-                                    'global.display.focus_window === w; })()'),
-                       'the app to come back, focused', timeout=15, interval=0.01)
+        back = (f'(() => {{ const w = global._ga.win("app-a"); '
+                f'return w !== null && w.get_pid() !== {pid} && global.display.focus_window === w; }})()')
+        wait_for(lambda: t.js(back), 15, 0.01, what='the app to come back, focused')
         return (time.monotonic() - started) * 1000
 
     # -- the administrator's lock ----------------------------------------------
@@ -520,7 +524,7 @@ class RedTeam:
         t.root.ask('lock')
         key_writable = lambda key: t.js(  # noqa: E731
             f'imports.gi.Gio.Settings.new("org.gnome.shell").is_writable("{key}")')
-        wait_for_value(lambda: not key_writable('disabled-extensions'), 'the shell to see the lock')
+        wait_for(lambda: not key_writable('disabled-extensions'), 5, what='the shell to see the lock')
         locked = [key for key in ('enabled-extensions', 'disabled-extensions', 'disable-user-extensions')
                   if not key_writable(key)]
         self.undo()
@@ -543,13 +547,3 @@ class RedTeam:
         t.wait_released()
         return f'locked keys {", ".join(locked)}; gnome-extensions disable and DisableExtension changed nothing'
 
-
-def wait_for_value(predicate, what, timeout=5, interval=0.05):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() >= deadline:
-            raise AssertionError(f'timed out after {timeout} s waiting for {what}')
-        time.sleep(interval)

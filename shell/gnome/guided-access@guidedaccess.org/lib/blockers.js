@@ -24,6 +24,7 @@ export class Blockers {
         this._shield = null;
         this._shieldText = null;
         this._backdrop = null;
+        this._backgroundAddedId = 0;
     }
 
     _add(actor) {
@@ -135,6 +136,7 @@ export class Blockers {
             }
         } else {
             backgrounds.disconnect(this._backgroundAddedId);
+            this._backgroundAddedId = 0;
             this._backdrop.destroy();
             this._backdrop = null;
         }

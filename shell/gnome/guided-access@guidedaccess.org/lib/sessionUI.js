@@ -92,10 +92,10 @@ export class SessionUI {
     _tick() {
         const {_} = this._deps;
         const limited = this._session.timeLimit > 0;
+        const left = limited ? formatRemaining(this.remainingSeconds()) : '';
         this._timeLabel.visible = limited;
-        this._timeLabel.text = limited ? formatRemaining(this.remainingSeconds()) : '';
-        this._indicator.accessible_name = limited
-            ? _('Guided Access, %s left').format(formatRemaining(this.remainingSeconds())) : _('Guided Access');
+        this._timeLabel.text = left;
+        this._indicator.accessible_name = limited ? _('Guided Access, %s left').format(left) : _('Guided Access');
     }
 
     // TimeLimitWarning: shown as an OSD, which 'notifications' deny does not hide.

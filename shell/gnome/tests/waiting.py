@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Bounded waiting for shell/gnome/tests/run and redteam.py."""
+
+import time
+
+
+def wait_for(predicate, timeout, interval=0.05, what='condition'):
+    """Returns predicate()'s first truthy value; raises TimeoutError after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            raise TimeoutError(f'timed out after {timeout} s waiting for {what}')
+        time.sleep(interval)
