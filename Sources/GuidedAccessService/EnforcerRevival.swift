@@ -45,8 +45,10 @@ struct EnforcerRevival: Sendable {
     static let reregistrationWait = Duration.seconds(1)
     /// Attempts per loss; a host that keeps refusing is not asked forever.
     static let maxAttempts = 3
-    /// How long one call to the host or the screen lock may take.
-    static let callTimeout = Duration.seconds(2)
+    /// How long one call to the host or the screen lock may take. Generous:
+    /// a loaded shell may take seconds to enable an extension, and a call
+    /// that times out but then succeeds would be audited as a failure.
+    static let callTimeout = Duration.seconds(10)
 }
 
 extension GuidedAccessService {
