@@ -8,18 +8,21 @@ import St from 'gi://St';
 import Clutter from 'gi://Clutter';
 import Meta from 'gi://Meta';
 import Shell from 'gi://Shell';
+import Atk from 'gi://Atk';
 import {Extension, gettext as _} from 'resource:///org/gnome/shell/extensions/extension.js';
 import * as Main from 'resource:///org/gnome/shell/ui/main.js';
 import * as ModalDialog from 'resource:///org/gnome/shell/ui/modalDialog.js';
 import * as PanelMenu from 'resource:///org/gnome/shell/ui/panelMenu.js';
+import * as PopupMenu from 'resource:///org/gnome/shell/ui/popupMenu.js';
 
 import {Enforcer} from './lib/enforcer.js';
 
 export default class GuidedAccessExtension extends Extension {
     enable() {
         this._enforcer = new Enforcer({
-            Gio, GLib, St, Clutter, Meta, Shell, Main, ModalDialog, PanelMenu,
+            Gio, GLib, St, Clutter, Meta, Shell, Atk, Main, ModalDialog, PanelMenu, PopupMenu,
             settings: this.getSettings(),
+            uuid: this.uuid,
             _,
         });
         this._enforcer.enable();

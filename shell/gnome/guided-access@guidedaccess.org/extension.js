@@ -6,11 +6,12 @@
 // before that is honoured.
 /* exported init */
 
-const {Gio, GLib, St, Clutter, Meta, Shell} = imports.gi;
+const {Gio, GLib, St, Clutter, Meta, Shell, Atk} = imports.gi;
 const ExtensionUtils = imports.misc.extensionUtils;
 const Main = imports.ui.main;
 const ModalDialog = imports.ui.modalDialog;
 const PanelMenu = imports.ui.panelMenu;
+const PopupMenu = imports.ui.popupMenu;
 
 class GuidedAccessExtension {
     constructor(metadata) {
@@ -27,8 +28,9 @@ class GuidedAccessExtension {
             if (!this._wanted || this._enforcer !== null)
                 return;
             this._enforcer = new Enforcer({
-                Gio, GLib, St, Clutter, Meta, Shell, Main, ModalDialog, PanelMenu,
+                Gio, GLib, St, Clutter, Meta, Shell, Atk, Main, ModalDialog, PanelMenu, PopupMenu,
                 settings: ExtensionUtils.getSettings(),
+                uuid: this._metadata.uuid,
                 _: imports.gettext.domain('guided-access').gettext,
             });
             this._enforcer.enable();

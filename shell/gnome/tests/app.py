@@ -11,6 +11,10 @@
 # logs "menu TIME item". With a third argument `overlay` it is instead an
 # X11 override-redirect window over the whole screen (run it with
 # GDK_BACKEND=x11), as a program that wants to cover the screen would map.
+#
+# Like an app that adopts Guided Access, it registers one custom restriction,
+# org.example.TITLE.chat ("Chat in TITLE"), and logs every RestrictionChanged
+# it hears for it ("restriction IDENTIFIER STATE").
 import sys
 
 import gi
@@ -78,6 +82,26 @@ def window_closed(window):
         Gtk.main_quit()
 
 
+def register_restriction():
+    try:
+        import dbus
+        import dbus.mainloop.glib
+        dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+        bus = dbus.SessionBus()
+        service = dbus.Interface(bus.get_object('org.guidedaccess.GuidedAccess1', '/org/guidedaccess/GuidedAccess1'),
+                                 'org.guidedaccess.Restrictions1')
+        identifier = f'org.example.{title.replace("-", "")}.chat'
+        service.Register([(identifier, f'Chat in {title}', 'Messages to other people')], signature='a(sss)')
+        service.connect_to_signal('RestrictionChanged', lambda changed, state: log.write(
+            f'restriction {changed} {state}\n') if changed == identifier else None)
+        # The bus connection lives as long as the app: so does the registration.
+        buses.append(bus)
+    except Exception as error:  # the daemon may be held back on purpose
+        log.write(f'register failed {error}\n')
+
+
+buses = []
 new_window(title)
+register_restriction()
 log.write('ready\n')
 Gtk.main()

@@ -10,6 +10,9 @@ import Gtk from 'gi://Gtk?version=3.0';
 import {bindingAllowed, OWN_WINDOW_BINDINGS, VOLUME_KEYSYMS} from '../guided-access@guidedaccess.org/lib/keybindingPolicy.js';
 import {RelaunchBudget} from '../guided-access@guidedaccess.org/lib/relaunchBudget.js';
 import {Overrides} from '../guided-access@guidedaccess.org/lib/overrides.js';
+import * as geometry from '../guided-access@guidedaccess.org/lib/regionGeometry.js';
+import {choicesFrom, startOptions, splitTime, joinTime, SYSTEM_RESTRICTIONS} from '../guided-access@guidedaccess.org/lib/sheetOptions.js';
+import GLib from 'gi://GLib';
 
 const results = [];
 
@@ -138,6 +141,64 @@ test('Overrides puts back own properties, shadowed methods and set values, newes
     expect(object.own === 'own' && object.value === 1, `values not restored: ${object.own}, ${object.value}`);
     expect(order.join() === 'second,first', `undone in order ${order}`);
     expect(overrides.empty, 'not empty after restore');
+});
+
+test('the preview maps drawn regions to stage pixels and back, on a second monitor too', () => {
+    const monitor = {x: 1920, y: 0, width: 1280, height: 800};
+    const view = geometry.fitView(monitor, 700, 500);
+    expect(view.scale === 700 / 1280 && view.width === 700 && view.height === 438, `view ${JSON.stringify(view)}`);
+    const drawn = geometry.dragRect(view, 350, 219, 35, 21.875); // dragged up and left
+    const stage = geometry.toStage(view, drawn);
+    expect(JSON.stringify(stage) === JSON.stringify({x: 1984, y: 40, width: 576, height: 360}), `stage ${JSON.stringify(stage)}`);
+    const back = geometry.toStage(view, geometry.toView(view, stage));
+    expect(JSON.stringify(back) === JSON.stringify(stage), `round trip ${JSON.stringify(back)}`);
+    const clamped = geometry.dragRect(view, -50, -50, 2000, 2000);
+    expect(clamped.x === 0 && clamped.width === view.width && clamped.height === view.height, 'a drag past the edge is not clamped');
+});
+
+test('moving and resizing keep a region inside the preview and at least MIN_REGION', () => {
+    const view = {width: 400, height: 300};
+    const rect = {x: 100, y: 100, width: 50, height: 40};
+    const far = geometry.moved(view, rect, 1000, -1000);
+    expect(far.x === 350 && far.y === 0 && far.width === 50, `moved ${JSON.stringify(far)}`);
+    const shrunk = geometry.resized(view, rect, 'bottom-right', -500, -500);
+    expect(shrunk.width === geometry.MIN_REGION && shrunk.height === geometry.MIN_REGION && shrunk.x === 100, `shrunk ${JSON.stringify(shrunk)}`);
+    const grown = geometry.resized(view, rect, 'top-left', -500, 20);
+    expect(grown.x === 0 && grown.width === 150 && grown.y === 120 && grown.height === 20, `grown ${JSON.stringify(grown)}`);
+    expect(!geometry.bigEnough({width: 3, height: 50}), 'a click counts as a region');
+});
+
+test('the presentation decides where the preview shows the window', () => {
+    const frame = {x: 10, y: 20, width: 600, height: 400};
+    const work = {x: 0, y: 32, width: 1280, height: 768};
+    const monitor = {x: 0, y: 0, width: 1280, height: 800};
+    expect(JSON.stringify(geometry.presentedRect('as-is', frame, work, monitor)) === JSON.stringify(frame), 'as-is moved');
+    expect(geometry.presentedRect('maximized', frame, work, monitor).y === 32, 'maximized is not the work area');
+    expect(geometry.presentedRect('fullscreen', frame, work, monitor).height === 800, 'full screen is not the monitor');
+});
+
+test('the sheet opens with the last options, else the defaults, and Start gets them all', () => {
+    const rows = [{identifier: 'org.example.app.chat', state: 'allow'}, {identifier: 'org.example.app.buy', state: 'deny'}];
+    const fresh = choicesFrom({}, {autoLock: -1}, rows);
+    expect(SYSTEM_RESTRICTIONS.every(([name, state]) => fresh.system[name] === state), 'defaults not applied');
+    expect(fresh.app['org.example.app.chat'] === 'allow' && fresh.app['org.example.app.buy'] === 'deny', 'app rows not from List');
+    expect(fresh.timeLimit === 0 && fresh.presentation === 'as-is' && fresh.autoLock === -1 && fresh.regions.length === 0, 'fresh choice');
+    const last = {
+        'disabled-regions': [[1, 2, 30, 40]], 'system-restrictions': {keyboards: 'deny'},
+        'restrictions': {'org.example.app.chat': 'deny', 'org.example.gone.x': 'deny'},
+        'time-limit': 5400, 'presentation': 'fullscreen', 'auto-lock': 0,
+    };
+    const again = choicesFrom(last, {autoLock: 300}, rows);
+    expect(again.system.keyboards === 'deny' && again.system['sleep-wake-button'] === 'deny', 'system restrictions');
+    expect(again.app['org.example.app.chat'] === 'deny' && !('org.example.gone.x' in again.app), 'app restrictions');
+    expect(again.regions[0].width === 30 && again.timeLimit === 5400 && again.presentation === 'fullscreen' && again.autoLock === 0, 'the rest');
+    const options = startOptions(GLib, again);
+    const unpacked = Object.fromEntries(Object.entries(options).map(([k, v]) => [k, v.recursiveUnpack()]));
+    expect(unpacked.interactive === true && unpacked['time-limit'] === 5400 && unpacked['auto-lock'] === 0, JSON.stringify(unpacked));
+    expect(options['disabled-regions'].get_type_string() === 'a(iiii)' && options['auto-lock'].get_type_string() === 'x', 'types');
+    expect(!('time-limit' in startOptions(GLib, fresh)) && !('disabled-regions' in startOptions(GLib, fresh)), 'empty options sent');
+    const {hours, minutes} = splitTime(5400);
+    expect(hours === 1 && minutes === 30 && joinTime(hours, minutes) === 5400, 'time split');
 });
 
 const failed = results.filter(ok => !ok).length;

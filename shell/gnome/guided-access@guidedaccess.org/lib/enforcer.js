@@ -6,6 +6,7 @@
 //                     (AppKeeper), the shell's ways out (ShellLockdown),
 //                     the top bar (PanelLockdown), the desktop backdrop
 //   DisabledRegions → input blockers (Blockers)
+//   Presentation    → the app's windows maximized or full screen (Presentation)
 //   SystemRestrictions deny: app-switching, notifications (ShellLockdown,
 //                     PanelLockdown), power-menu (PanelLockdown), touch
 //                     (Blockers), keyboards (KeyboardLock)
@@ -22,6 +23,7 @@ import {PanelLockdown} from './panelLockdown.js';
 import {Blockers} from './blockers.js';
 import {SessionUI} from './sessionUI.js';
 import {KeyboardLock} from './keyboardLock.js';
+import {Presentation} from './presentation.js';
 
 // What RegisterEnforcer announces: exactly what this file enforces.
 export const CAPABILITIES = [
@@ -50,7 +52,10 @@ export class Enforcer {
         });
         this._keeper = new AppKeeper(deps, () => this._showShield());
         this._appLock = new AppLock(deps, this._service, {
-            appWindow: window => this._keeper.appWindow(window),
+            appWindow: window => {
+                this._keeper.appWindow(window);
+                this._presentation.show(window);
+            },
             appGone: () => this._keeper.appGone(),
         });
         this._lockdown = new ShellLockdown(deps);
@@ -58,6 +63,7 @@ export class Enforcer {
         this._blockers = new Blockers(deps);
         this._ui = new SessionUI(deps, this._service);
         this._keyboards = new KeyboardLock(deps);
+        this._presentation = new Presentation(deps);
         this._ui.enable();
         this._settingIds = ['changed::show-region-outlines', 'changed::panel-menus-during-session']
             .map(signal => deps.settings.connect(signal, () => this._sync()));
@@ -72,7 +78,7 @@ export class Enforcer {
         this._ui.disable();
         this._keeper.destroy();
         this._service = this._keeper = this._appLock = this._lockdown = this._panel = null;
-        this._blockers = this._ui = this._keyboards = null;
+        this._blockers = this._ui = this._keyboards = this._presentation = null;
     }
 
     _sync() {
@@ -93,6 +99,7 @@ export class Enforcer {
         this._keeper.follow(session?.app ?? null);
         if (session === null) {
             this._keyboards.release();
+            this._presentation.release();
             this._blockers.release();
             this._panel.release();
             this._lockdown.release();
@@ -100,6 +107,7 @@ export class Enforcer {
             return;
         }
         const allowed = name => session.systemRestrictions[name] !== 'deny';
+        this._presentation.setMode(session.presentation);
         this._appLock.lock(session.app);
         this._lockdown.apply({
             appSwitching: allowed('app-switching'),

@@ -12,8 +12,10 @@
 export const BUS_NAME = 'org.guidedaccess.GuidedAccess1';
 export const OBJECT_PATH = '/org/guidedaccess/GuidedAccess1';
 export const INTERFACE = 'org.guidedaccess.GuidedAccess1';
+export const RESTRICTIONS_INTERFACE = 'org.guidedaccess.Restrictions1';
 
 const CALL_TIMEOUT_MS = 10000;
+const INTERACTIVE_TIMEOUT_MS = 300000;
 // Re-activation attempts while the name has no owner during a session.
 const REACTIVATE_DELAYS_MS = [100, 250, 500, 1000, 2000, 5000];
 
@@ -117,6 +119,7 @@ export class ServiceClient {
             passcodeSet: get('PasscodeSet', false),
             systemRestrictions: get('SystemRestrictions', {}),
             regions: get('DisabledRegions', []),
+            presentation: get('Presentation', 'as-is'),
         };
     }
 
@@ -165,20 +168,26 @@ export class ServiceClient {
         }
     }
 
-    // Calls a method of the session interface; resolves to the unpacked
-    // reply tuple, rejects with the GLib error (remote error name stripped
-    // from its message, which the daemon writes for people to read).
-    call(method, signature, args) {
+    // Calls a method of the daemon (on the session interface unless
+    // `interface` says otherwise); resolves to the unpacked reply tuple,
+    // rejects with the GLib error (remote error name stripped from its
+    // message, which the daemon writes for people to read). `interactive`
+    // lets polkit ask the person for an administrator's password.
+    call(method, signature, args, {interface: iface = INTERFACE, interactive = false} = {}) {
         const {Gio, GLib} = this;
         return new Promise((resolve, reject) => {
             if (this._proxy === null) {
                 reject(new Error('guided-accessd is not reachable yet'));
                 return;
             }
-            this._proxy.call(method, signature === null ? null : new GLib.Variant(signature, args),
-                Gio.DBusCallFlags.NONE, CALL_TIMEOUT_MS, this._cancellable, (proxy, result) => {
+            const flags = interactive ? Gio.DBusCallFlags.ALLOW_INTERACTIVE_AUTHORIZATION : Gio.DBusCallFlags.NONE;
+            // Interactive calls wait for a person typing a password.
+            const timeout = interactive ? INTERACTIVE_TIMEOUT_MS : CALL_TIMEOUT_MS;
+            this._connection.call(BUS_NAME, OBJECT_PATH, iface, method,
+                signature === null ? null : new GLib.Variant(signature, args), null,
+                flags, timeout, this._cancellable, (connection, result) => {
                     try {
-                        resolve(proxy.call_finish(result).deepUnpack());
+                        resolve(connection.call_finish(result).deepUnpack());
                     } catch (error) {
                         Gio.DBusError.strip_remote_error(error);
                         reject(error);

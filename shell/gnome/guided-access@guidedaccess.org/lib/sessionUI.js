@@ -3,9 +3,12 @@
 // within a second, like iOS's triple-click), its dialog, the session's
 // indicator in the top bar (a lock, the remaining time, and a menu with
 // "End Guided Access…", the one panel menu left during a session) and the
-// time-limit warnings.
+// time-limit warnings. With no session the shortcut opens the start sheet
+// (startSheet.js).
 
 import {OWN_INDICATOR_ROLE} from './panelLockdown.js';
+import {StartSheet} from './startSheet.js';
+import {AppMenuItem} from './appMenuItem.js';
 
 export const SHORTCUT_KEY = 'end-shortcut';
 const PRESSES = 3;
@@ -20,13 +23,15 @@ function formatRemaining(seconds) {
 }
 
 export class SessionUI {
-    // deps: {_, GLib, Gio, St, Clutter, Meta, Shell, Main, ModalDialog, PanelMenu, settings}
+    // deps: {_, GLib, Gio, St, Clutter, Meta, Shell, Atk, Main, ModalDialog, PanelMenu,
+    // PopupMenu, settings, uuid}
     constructor(deps, service) {
         this._deps = deps;
         this._service = service;
         this._session = null;
         this._presses = [];
         this._dialog = null;
+        this._sheet = null; // the StartSheet, 'asking' while it is being made, or null
         this._indicator = null;
         this._timeLabel = null;
         this._tickSource = 0;
@@ -36,18 +41,27 @@ export class SessionUI {
         const {Main, Meta, Shell, settings} = this._deps;
         Main.wm.addKeybinding(SHORTCUT_KEY, settings, Meta.KeyBindingFlags.IGNORE_AUTOREPEAT,
             Shell.ActionMode.ALL, () => this._pressed());
+        this._appMenuItem = new AppMenuItem(this._deps, () => this.openStartSheet());
     }
 
     disable() {
         this._deps.Main.wm.removeKeybinding(SHORTCUT_KEY);
+        this._appMenuItem.destroy();
+        this._appMenuItem = null;
         this.setSession(null);
         this._dialog?.close();
         this._dialog = null;
+        if (this._sheet !== 'asking')
+            this._sheet?.destroy();
+        this._sheet = null;
     }
 
     // The session being enforced (see ServiceClient.session()), or null.
     setSession(session) {
         this._session = session;
+        this._appMenuItem?.setShown(session === null);
+        if (session !== null && this._sheet instanceof StartSheet)
+            this._sheet.close(); // started elsewhere meanwhile
         if (session !== null && this._indicator === null)
             this._showIndicator();
         else if (session === null && this._indicator !== null)
@@ -112,12 +126,12 @@ export class SessionUI {
         if (this._presses.length < PRESSES)
             return;
         this._presses = [];
-        if (this._dialog !== null)
+        if (this._dialog !== null || this._sheet !== null)
             return;
         if (this._session !== null)
             this._openEndDialog();
         else
-            this._openStartDialog();
+            this.openStartSheet();
     }
 
     _newDialog(title, body) {
@@ -177,29 +191,27 @@ export class SessionUI {
             global.stage.set_key_focus(entry);
     }
 
-    _openStartDialog() {
-        const {_, Clutter} = this._deps;
+    // The start sheet for the focused window's app. Without an app id (a
+    // window whose process the daemon cannot name) there is nothing to lock to.
+    openStartSheet() {
         const window = global.display.focus_window;
-        if (window === null)
+        if (window === null || this._session !== null || this._dialog !== null || this._sheet !== null)
             return;
+        this._sheet = 'asking'; // one at a time, also while the ids are asked
         this._service.appIds(window.get_pid()).then(ids => {
-            if (ids.length === 0 || this._session !== null || this._dialog !== null)
+            if (ids.length === 0 || this._session !== null || this._sheet !== 'asking') {
+                this._sheet = null;
                 return;
-            const app = ids[0];
-            const {dialog, message} = this._newDialog(_('Start Guided Access'),
-                _('Lock this desktop to %s?').format(window.get_title() ?? app));
-            dialog.contentLayout.add_child(message);
-            dialog.setButtons([
-                {label: _('Cancel'), action: () => dialog.close(), key: Clutter.KEY_Escape},
-                {
-                    label: _('Start'), default: true, action: () => {
-                        this._service.call('Start', '(sa{sv})', [app, {}]).then(
-                            () => dialog.close(),
-                            error => (message.text = error.message));
-                    },
-                },
-            ]);
-            dialog.open();
+            }
+            this._sheet = new StartSheet(this._deps, this._service, {window, app: ids[0], ids}, {
+                closed: () => (this._sheet = null),
+                openSettings: () => this._deps.Main.extensionManager.openExtensionPrefs(this._deps.uuid, '', {}),
+            });
+            this._sheet.open().catch(error => {
+                logError(error, 'Guided Access: cannot open the start sheet');
+                this._sheet?.destroy();
+                this._sheet = null;
+            });
         });
     }
 }

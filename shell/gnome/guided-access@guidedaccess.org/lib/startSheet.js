@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The start sheet: what a person sees when they start Guided Access for
+// the focused app (the shortcut pressed three times, or "Start Guided
+// Access…" in the app's menu). A modal of the shell over the whole
+// monitor, like iOS's: a live preview of the app as the session will show
+// it, where the parts to switch off are drawn (RegionEditor), and the
+// options: the system restrictions, the app's own custom restrictions, the
+// time limit, the presentation and the display auto-lock. It opens with the
+// app's last options (GetLastOptions); Start calls Start with all of them,
+// letting polkit ask. On the first start without a passcode it asks for
+// one twice before starting, as iOS does.
+
+import {RESTRICTIONS_INTERFACE} from './service.js';
+import {RegionEditor} from './regionEditor.js';
+import {fitView, presentedRect, toView} from './regionGeometry.js';
+import {
+    AUTO_LOCK_DESKTOP, AUTO_LOCK_NEVER, SYSTEM_RESTRICTIONS,
+    choicesFrom, joinTime, splitTime, startOptions,
+} from './sheetOptions.js';
+import {OptionControls} from './optionControls.js';
+
+const SHEET_MARGIN = 48;
+const OPTIONS_WIDTH = 380;
+// Room the title, the buttons and the dialog's own margins take.
+const CHROME_HEIGHT = 260;
+const DEFAULT_TIME_LIMIT = 30 * 60;
+
+// What each system restriction is called on the sheet, and what "on" means.
+function systemTexts(_) {
+    return {
+        'sleep-wake-button': [_('Sleep Button'), _('The power button may put the computer to sleep')],
+        'volume-buttons': [_('Volume Keys'), _('The volume keys change the volume')],
+        'motion': [_('Motion'), _('Turning the screen changes its orientation')],
+        'keyboards': [_('Keyboards'), _('Typing reaches the app')],
+        'touch': [_('Touch'), _('The pointer and the touch screen reach the app')],
+        'notifications': [_('Notifications'), _('Banners and the message list may appear')],
+        'app-switching': [_('Switching Windows'), _('The keyboard switches between the app\'s windows')],
+        'power-menu': [_('System Menu'), _('Log out, power off and switching users stay reachable')],
+    };
+}
+
+export class StartSheet {
+    // target: {window (Meta.Window), app (its preferred app id), ids (all
+    // its app ids)}; callbacks: {closed(), openSettings()}.
+    constructor(deps, service, target, callbacks) {
+        this._deps = deps;
+        this._service = service;
+        this._target = target;
+        this._callbacks = callbacks;
+        this._dialog = null;
+        this._closed = false;
+    }
+
+    // Asks the daemon what the sheet shows, then opens it.
+    async open() {
+        const {app, ids} = this._target;
+        const [rows, last] = await Promise.all([
+            this._service.call('List', null, [], {interface: RESTRICTIONS_INTERFACE})
+                .then(([list]) => list).catch(() => []),
+            this._service.call('GetLastOptions', '(s)', [app])
+                .then(([options]) => unpackOptions(options)).catch(() => ({})),
+        ]);
+        if (this._closed)
+            return;
+        this._appRows = rows
+            .filter(([, , , , rowApp, registered]) => registered && ids.includes(rowApp))
+            .map(([identifier, text, detail, state]) => ({identifier, text, detail, state}));
+        this._choice = choicesFrom(last, {autoLock: this._defaultAutoLock()}, this._appRows);
+        this._build();
+        this._dialog.open();
+    }
+
+    _defaultAutoLock() {
+        const {settings} = this._deps;
+        return settings.settings_schema.has_key('default-auto-lock')
+            ? settings.get_int64('default-auto-lock') : AUTO_LOCK_DESKTOP;
+    }
+
+    close() {
+        this._closed = true;
+        this._dialog?.close();
+    }
+
+    // The sheet goes at once (disable()); the dialog finishes its own
+    // fade-out and destroys itself (destroying an open ModalDialog aborts
+    // the shell on GNOME 43).
+    destroy() {
+        this.close();
+        this._dialog = null;
+    }
+
+    _build() {
+        const {_, St, ModalDialog, Clutter} = this._deps;
+        const dialog = new ModalDialog.ModalDialog({styleClass: 'guided-access-sheet'});
+        dialog.accessible_name = _('Start Guided Access');
+        dialog.connect('destroy', () => {
+            this._dialog = null;
+            this._editor?.destroy();
+            this._callbacks.closed();
+        });
+        this._dialog = dialog;
+        const monitor = this._monitor();
+        const width = monitor.width - 2 * SHEET_MARGIN;
+        const height = monitor.height - 2 * SHEET_MARGIN - CHROME_HEIGHT;
+
+        this._main = new St.BoxLayout({vertical: true, style: 'spacing: 12px;', width});
+        this._main.add_child(new St.Label({
+            text: _('Guided Access'), style_class: 'message-dialog-title headline',
+            x_align: Clutter.ActorAlign.CENTER,
+        }));
+        this._main.add_child(new St.Label({
+            text: _('Draw around the parts of %s to switch off, choose the options, then Start.')
+                .format(this._target.window.get_title() ?? this._target.app),
+            style_class: 'message-dialog-description', x_align: Clutter.ActorAlign.CENTER,
+        }));
+        const body = new St.BoxLayout({style: 'spacing: 24px;', x_expand: true});
+        body.add_child(this._previewColumn(width - OPTIONS_WIDTH - 24, height));
+        this._options = new OptionControls(this._deps, OPTIONS_WIDTH, height + 40);
+        this._fillOptions();
+        body.add_child(this._options.actor);
+        this._main.add_child(body);
+        this._message = new St.Label({style_class: 'prompt-dialog-error-label', x_align: Clutter.ActorAlign.CENTER});
+        this._message.clutter_text.line_wrap = true;
+        dialog.contentLayout.add_child(this._main);
+        dialog.contentLayout.add_child(this._message);
+        this._mainButtons();
+    }
+
+    _monitor() {
+        const {Main} = this._deps;
+        const index = this._target.window.get_monitor();
+        return Main.layoutManager.monitors[index] ?? Main.layoutManager.primaryMonitor;
+    }
+
+    _mainButtons() {
+        const {_, Clutter} = this._deps;
+        this._dialog.setButtons([
+            {label: _('Cancel'), action: () => this.close(), key: Clutter.KEY_Escape},
+            {
+                label: _('Guided Access Settings…'), action: () => {
+                    this.close();
+                    this._callbacks.openSettings();
+                },
+            },
+            {label: _('Start'), action: () => this._start(), default: true},
+        ]);
+    }
+
+    // -- the preview ---------------------------------------------------------
+
+    _previewColumn(width, height) {
+        const {_, St, Clutter} = this._deps;
+        const column = new St.BoxLayout({vertical: true, style: 'spacing: 12px;', x_expand: true});
+        const view = fitView(this._monitor(), width, height - 48);
+        this._editor = new RegionEditor(this._deps, view, {
+            changed: () => (this._choice.regions = this._editor.regions()),
+            focusAway: () => this._addRegionButton.grab_key_focus(),
+        });
+        this._editor.actor.x_align = Clutter.ActorAlign.CENTER;
+        this._editor.actor.accessible_name = _('Preview of %s').format(this._target.window.get_title() ?? '');
+        this._showPreview();
+        this._editor.setRegions(this._choice.regions);
+        column.add_child(this._editor.actor);
+        this._addRegionButton = new St.Button({
+            label: _('Add Region'), style_class: 'button', can_focus: true, x_align: Clutter.ActorAlign.CENTER,
+        });
+        this._addRegionButton.connect('clicked', () => this._editor.addCentred());
+        column.add_child(this._addRegionButton);
+        return column;
+    }
+
+    // The app as the session will show it: its window, live, where the
+    // chosen presentation puts it, over the desktop's background.
+    _showPreview() {
+        const {Clutter, Main} = this._deps;
+        const window = this._target.window;
+        const view = this._editor.view;
+        const monitor = this._monitor();
+        const background = new Clutter.Clone({
+            source: Main.layoutManager._backgroundGroup, scale_x: view.scale, scale_y: view.scale,
+            x: -monitor.x * view.scale, y: -monitor.y * view.scale,
+        });
+        const frame = plainRect(window.get_frame_rect());
+        const buffer = plainRect(window.get_buffer_rect());
+        const shown = presentedRect(this._choice.presentation, frame,
+            plainRect(Main.layoutManager.getWorkAreaForMonitor(window.get_monitor())), plainRect(monitor));
+        // The frame goes where it will be; the shadows around it follow.
+        const kx = shown.width / frame.width, ky = shown.height / frame.height;
+        const place = toView(view, {
+            x: shown.x + (buffer.x - frame.x) * kx, y: shown.y + (buffer.y - frame.y) * ky,
+            width: buffer.width * kx, height: buffer.height * ky,
+        });
+        const clone = new Clutter.Clone({
+            source: window.get_compositor_private(),
+            x: place.x, y: place.y, width: place.width, height: place.height,
+        });
+        this._editor.setBackdrop([background, clone]);
+    }
+
+    // -- the options -----------------------------------------------------------
+
+    _fillOptions() {
+        const {_} = this._deps;
+        const options = this._options;
+        const choice = this._choice;
+        options.heading(_('Hardware and Screen'));
+        const texts = systemTexts(_);
+        for (const [name] of SYSTEM_RESTRICTIONS) {
+            const [title, description] = texts[name];
+            options.switchRow(title, description, choice.system[name] === 'allow',
+                on => (choice.system[name] = on ? 'allow' : 'deny'));
+        }
+        if (this._appRows.length > 0) {
+            options.heading(_('This App'));
+            for (const row of this._appRows) {
+                options.switchRow(row.text, row.detail, choice.app[row.identifier] === 'allow',
+                    on => (choice.app[row.identifier] = on ? 'allow' : 'deny'));
+            }
+        }
+        this._timeOptions();
+        options.heading(_('Presentation'));
+        options.choiceRow(_('Presentation'), [
+            ['as-is', _('As It Is')], ['maximized', _('Maximized')], ['fullscreen', _('Full Screen')],
+        ], choice.presentation, value => {
+            choice.presentation = value;
+            this._showPreview();
+        });
+        options.heading(_('Display Auto-Lock'));
+        const autoLock = [[AUTO_LOCK_DESKTOP, _('The Desktop\'s Own')], [AUTO_LOCK_NEVER, _('Never')]];
+        if (choice.autoLock > 0)
+            autoLock.push([choice.autoLock, _('After %d Minutes').format(Math.round(choice.autoLock / 60))]);
+        options.choiceRow(_('Display Auto-Lock'), autoLock, choice.autoLock, value => (choice.autoLock = value));
+    }
+
+    _timeOptions() {
+        const {_} = this._deps;
+        const options = this._options;
+        const choice = this._choice;
+        options.heading(_('Time Limit'));
+        const {hours, minutes} = splitTime(choice.timeLimit || DEFAULT_TIME_LIMIT);
+        const time = {hours, minutes};
+        const update = () => (choice.timeLimit = joinTime(time.hours, time.minutes));
+        let steppers = null;
+        options.switchRow(_('Time Limit'), _('The app is locked for this long, then the screen is covered'),
+            choice.timeLimit > 0, on => {
+                choice.timeLimit = on ? joinTime(time.hours, time.minutes) || DEFAULT_TIME_LIMIT : 0;
+                steppers.visible = on;
+            });
+        steppers = options.group([
+            options.stepper(_('Hours'), time.hours, 0, 23, 1, value => {
+                time.hours = value;
+                update();
+            }),
+            options.stepper(_('Minutes'), time.minutes, 0, 55, 5, value => {
+                time.minutes = value;
+                update();
+            }),
+        ]);
+        steppers.visible = choice.timeLimit > 0;
+    }
+
+    // -- starting ---------------------------------------------------------------
+
+    _start() {
+        if (!this._service.session()?.passcodeSet && !this._withoutPasscode) {
+            this._askPasscode();
+            return;
+        }
+        this._message.text = '';
+        this._dialog.buttonLayout.reactive = false;
+        this._service.call('Start', '(sa{sv})',
+            [this._target.app, startOptions(this._deps.GLib, this._choice)], {interactive: true})
+            .then(() => this.close(), error => {
+                this._message.text = error.message;
+                if (this._dialog !== null)
+                    this._dialog.buttonLayout.reactive = true;
+            });
+    }
+
+    // The first start: a new passcode, twice; where the person may not set
+    // one, starting with an administrator's confirmation for ending.
+    _askPasscode() {
+        const {_, St, Clutter} = this._deps;
+        this._main.hide();
+        const page = new St.BoxLayout({vertical: true, style: 'spacing: 12px;', x_align: Clutter.ActorAlign.CENTER});
+        page.add_child(new St.Label({text: _('Set a Passcode'), style_class: 'message-dialog-title headline'}));
+        page.add_child(new St.Label({
+            text: _('The passcode ends Guided Access. Enter it twice.'),
+            style_class: 'message-dialog-description',
+        }));
+        const entry = label => {
+            const field = new St.PasswordEntry({
+                can_focus: true, hint_text: label, style: 'min-width: 16em;', accessible_name: label,
+            });
+            page.add_child(field);
+            return field;
+        };
+        const first = entry(_('New passcode'));
+        const second = entry(_('Confirm passcode'));
+        this._dialog.contentLayout.insert_child_below(page, this._message);
+        this._message.text = '';
+        const back = () => {
+            page.destroy();
+            this._main.show();
+            this._message.text = '';
+            this._mainButtons();
+        };
+        const submit = () => this._setPasscodeAndStart(first.get_text(), second.get_text(), () => {
+            first.set_text('');
+            second.set_text('');
+            first.grab_key_focus();
+        });
+        first.clutter_text.connect('activate', () => second.grab_key_focus());
+        second.clutter_text.connect('activate', submit);
+        this._dialog.setButtons([
+            {label: _('Back'), action: back, key: Clutter.KEY_Escape},
+            {label: _('Set Passcode and Start'), action: submit, default: true},
+        ]);
+        first.grab_key_focus();
+    }
+
+    _setPasscodeAndStart(passcode, again, retry) {
+        const {_} = this._deps;
+        if (passcode.length === 0) {
+            this._message.text = _('Enter a passcode.');
+            retry();
+            return;
+        }
+        if (passcode !== again) {
+            this._message.text = _('The passcodes do not match. Enter the new passcode twice.');
+            retry();
+            return;
+        }
+        this._service.call('SetPasscode', '(s)', [passcode], {interactive: true}).then(() => {
+            this._withoutPasscode = true; // set now; the property may not have arrived yet
+            this._start();
+        }, error => {
+            this._message.text = _('%s\nYou can start without a passcode: ending Guided Access will then need an administrator\'s password.')
+                .format(error.message);
+            this._offerStartWithoutPasscode();
+        });
+    }
+
+    _offerStartWithoutPasscode() {
+        const {_, Clutter} = this._deps;
+        this._dialog.setButtons([
+            {label: _('Cancel'), action: () => this.close(), key: Clutter.KEY_Escape},
+            {
+                label: _('Start Without Passcode'), default: true, action: () => {
+                    this._withoutPasscode = true;
+                    this._start();
+                },
+            },
+        ]);
+    }
+}
+
+// A Meta.Rectangle (whose fields a spread does not copy) as a plain object.
+function plainRect({x, y, width, height}) {
+    return {x, y, width, height};
+}
+
+// GetLastOptions' a{sv}, its values unpacked all the way down.
+function unpackOptions(options) {
+    return Object.fromEntries(Object.entries(options).map(([key, value]) =>
+        [key, typeof value?.recursiveUnpack === 'function' ? value.recursiveUnpack() : value]));
+}

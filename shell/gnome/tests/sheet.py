@@ -1,0 +1,390 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The start sheet's cases for shell/gnome/tests/run: what a person does to
+start Guided Access without a terminal, done with the virtual pointer and
+keyboard on the real shell, each beside its control. The sheet's widgets are
+found by their accessible names, as assistive technology finds them."""
+import os
+import signal
+import shutil
+import time
+
+from waiting import wait_for
+
+# Helpers defined in the shell once, on top of run's SHELL_HELPERS.
+SHEET_HELPERS = r"""
+(function () {
+    const {Clutter, GLib} = imports.gi;
+    const Main = imports.ui.main;
+    const ga = global._ga;
+    const now = () => GLib.get_monotonic_time();
+    const OPENED = 0;
+    const descendants = actor => [actor, ...actor.get_children().flatMap(descendants)];
+    Object.assign(ga, {
+        sheet() {
+            return Main.layoutManager.modalDialogGroup.get_children()
+                .find(d => d.accessible_name === 'Start Guided Access' && d.state === OPENED) ?? null;
+        },
+        // The sheet's widget called `name` (its accessible name), or null.
+        named(name) {
+            const sheet = ga.sheet();
+            return sheet && (descendants(sheet).find(a => a.mapped && a.accessible_name === name) ?? null);
+        },
+        namedLike(prefix) {
+            const sheet = ga.sheet();
+            return sheet ? descendants(sheet).filter(a => a.accessible_name?.startsWith(prefix))
+                .map(a => a.accessible_name) : [];
+        },
+        buttons() {
+            const sheet = ga.sheet();
+            return sheet ? descendants(sheet).filter(a => a.mapped && a.label).map(a => a.label) : [];
+        },
+        checked(name) {
+            const widget = ga.named(name);
+            return widget.get_accessible().ref_state_set().contains_state(imports.gi.Atk.StateType.CHECKED);
+        },
+        message() {
+            const sheet = ga.sheet();
+            return sheet && (descendants(sheet).find(a => a.has_style_class_name?.('prompt-dialog-error-label'))
+                ?.text ?? null);
+        },
+        focused() {
+            return global.stage.get_key_focus()?.accessible_name ?? global.stage.get_key_focus()?.label ?? null;
+        },
+        focus(name) {
+            ga.named(name).grab_key_focus();
+        },
+        clickButton(label) {
+            const sheet = ga.sheet();
+            const button = descendants(sheet).find(a => a.mapped && a.label === label);
+            const [x, y] = button.get_transformed_position();
+            ga.click(x + button.width / 2, y + button.height / 2);
+        },
+        // Where the preview is on the stage and how much smaller than the monitor.
+        preview() {
+            const preview = ga.find(ga.sheet(), 'guided-access-preview');
+            const [x, y] = preview.get_transformed_position();
+            const monitor = Main.layoutManager.primaryMonitor;
+            return {x, y, width: preview.width, height: preview.height, scale: preview.width / monitor.width,
+                    monitorX: monitor.x, monitorY: monitor.y};
+        },
+        drag(x0, y0, x1, y1) {
+            const pointer = ga.pointer;
+            pointer.notify_absolute_motion(now(), x0, y0);
+            pointer.notify_button(now(), Clutter.BUTTON_PRIMARY, Clutter.ButtonState.PRESSED);
+            for (let step = 1; step <= 10; step++)
+                pointer.notify_absolute_motion(now(), x0 + (x1 - x0) * step / 10, y0 + (y1 - y0) * step / 10);
+            pointer.notify_button(now(), Clutter.BUTTON_PRIMARY, Clutter.ButtonState.RELEASED);
+        },
+        fullscreen(title) {
+            return ga.win(title).is_fullscreen();
+        },
+        // Records when check() first holds and the stage has painted after it.
+        watchPainted(check) {
+            ga.watched = null;
+            GLib.timeout_add(GLib.PRIORITY_HIGH, 1, () => {
+                if (!check())
+                    return GLib.SOURCE_CONTINUE;
+                const id = global.stage.connect('after-paint', () => {
+                    global.stage.disconnect(id);
+                    ga.watched = now();
+                });
+                global.stage.queue_redraw();
+                return GLib.SOURCE_REMOVE;
+            });
+        },
+    });
+    return true;
+})()
+"""
+
+KEYS = {'Tab': 0xff09, 'space': 0x20, 'Return': 0xff0d, 'Escape': 0xff1b, 'Right': 0xff53, 'Down': 0xff54,
+        'Shift_L': 0xffe1}
+FIGURE_RUNS = 20
+
+
+class StartSheetCases:
+    def __init__(self, cases, end_shortcut, passcode):
+        self.c = cases
+        self.end_shortcut = end_shortcut
+        self.passcode = passcode
+        self.c.js(SHEET_HELPERS)
+
+    # -- helpers ------------------------------------------------------------
+
+    def js(self, code):
+        return self.c.js(code)
+
+    def key(self, name, modifiers=()):
+        self.js(f'global._ga.tap([{", ".join(str(KEYS[m]) for m in modifiers)}], {KEYS[name]})')
+
+    def open_sheet(self, app='app-a'):
+        self.c.activate(app)
+        if self.js('global._ga.sheet() !== null'):
+            raise AssertionError('control: a sheet is open before the shortcut')
+        self.js(f'{self.end_shortcut}; {self.end_shortcut}; {self.end_shortcut}')
+        wait_for(lambda: self.js('global._ga.sheet() !== null'), 10, what='the start sheet')
+
+    def wait_closed(self):
+        wait_for(lambda: self.js('global._ga.sheet() === null'), 5, what='the sheet to close')
+
+    def press(self, name):
+        """Focuses the control called `name` and presses Space on it."""
+        self.js(f'global._ga.focus({name!r})')
+        self.key('space')
+
+    def last_options(self, app='app-a'):
+        return self.c.service().GetLastOptions(self.c.app_id(app), timeout=10)
+
+    def restriction_log(self, app='app-a'):
+        with open(self.c.apps[app][1]) as f:
+            return [line.split()[1:] for line in f if line.startswith('restriction ')]
+
+    def stage_region(self, preview, x0, y0, x1, y1):
+        """The stage rectangle a drag from (x0, y0) to (x1, y1) on the
+        preview covers, from the preview's place and scale."""
+        def to_stage(x, origin, monitor):
+            return monitor + (x - origin) / preview['scale']
+        left, top = to_stage(x0, preview['x'], preview['monitorX']), to_stage(y0, preview['y'], preview['monitorY'])
+        right, bottom = to_stage(x1, preview['x'], preview['monitorX']), to_stage(y1, preview['y'], preview['monitorY'])
+        return (left, top, right - left, bottom - top)
+
+    def start_and_wait(self, regions=0):
+        self.js("global._ga.clickButton('Start')")
+        wait_for(lambda: self.c.prop('Enabled'), 30, what='the session to start')
+        self.wait_closed()
+        self.c.wait_locked(regions)
+
+    def click_reaches(self, point, app='app-a'):
+        before = self.c.clicks(app)
+        self.js(f'global._ga.click({point[0]}, {point[1]})')
+        try:
+            wait_for(lambda: self.c.clicks(app) > before, 1.5, what='the click')
+            return True
+        except TimeoutError:
+            return False
+
+    # -- cases --------------------------------------------------------------
+
+    def lists_app_restrictions(self):
+        """The sheet is for the focused app: its restrictions, not another's;
+        Cancel changes nothing."""
+        before = (self.last_options(), self.c.service('org.guidedaccess.Restrictions1').List(timeout=10))
+        self.open_sheet('app-a')
+        rows = self.js('global._ga.namedLike("Chat in")')
+        if rows != ['Chat in app-a']:
+            raise AssertionError(f'the sheet lists {rows}, expected only app-a\'s "Chat in app-a"')
+        self.c.screenshot('start-sheet')
+        self.key('Escape')
+        self.wait_closed()
+        after = (self.last_options(), self.c.service('org.guidedaccess.Restrictions1').List(timeout=10))
+        if self.c.prop('Enabled') or before != after:
+            raise AssertionError('Cancel changed something: a session, the last options or a restriction')
+        return 'lists "Chat in app-a" only; Escape cancels and changes nothing'
+
+    def region_and_restriction(self):
+        """A region drawn with the pointer becomes DisabledRegions and blocks
+        clicks; an app restriction switched off is denied at Start."""
+        self.open_sheet('app-a')
+        preview = self.js('global._ga.preview()')
+        window = self.c.window('app-a')
+        # The left half of the window's client area, drawn on the preview.
+        scale, px, py = preview['scale'], preview['x'], preview['y']
+        x0 = px + (window['x'] + 10 - preview['monitorX']) * scale
+        y0 = py + (window['y'] + 60 - preview['monitorY']) * scale
+        x1 = px + (window['x'] + window['width'] // 2 - preview['monitorX']) * scale
+        y1 = py + (window['y'] + window['height'] - 20 - preview['monitorY']) * scale
+        self.js(f'global._ga.drag({x0}, {y0}, {x1}, {y1})')
+        expected = self.stage_region(preview, x0, y0, x1, y1)
+        if self.js('global._ga.checked("Chat in app-a")') is not True:
+            raise AssertionError('control: "Chat in app-a" is not on (allowed) before it is switched off')
+        self.press('Chat in app-a')
+        if self.js('global._ga.checked("Chat in app-a")') is not False:
+            raise AssertionError('Space did not switch "Chat in app-a" off')
+        heard_before = [r for r in self.restriction_log() if r[1] == 'deny']
+        self.start_and_wait(regions=1)
+        (x, y, width, height), = [tuple(int(v) for v in r) for r in self.c.prop('DisabledRegions')]
+        off = max(abs(a - b) for a, b in zip((x, y, width, height), expected))
+        wait_for(lambda: [r for r in self.restriction_log() if r[1] == 'deny'], 5,
+                 what='the app to hear RestrictionChanged deny')
+        inside = (x + width // 2, y + height // 2)
+        outside = (x + width + 40, y + height // 2)
+        inside_reached, outside_reached = self.click_reaches(inside), self.click_reaches(outside)
+        self.c.end_session()
+        self.c.wait_released()
+        if heard_before:
+            raise AssertionError(f'control: the app heard deny before Start: {heard_before}')
+        if off > 1:
+            raise AssertionError(f'DisabledRegions {(x, y, width, height)} is not the drawn {expected}')
+        if inside_reached or not outside_reached:
+            raise AssertionError(f'click inside reached: {inside_reached}, outside reached: {outside_reached}')
+        return f'drawn {tuple(round(v) for v in expected)} → DisabledRegions {(x, y, width, height)}; ' \
+               'inside swallowed, outside reached; the app heard deny'
+
+    def last_options_return(self):
+        """The next sheet for the app opens with the last session's options."""
+        last = self.last_options()
+        regions = [tuple(int(v) for v in r) for r in last.get('disabled-regions', [])]
+        if len(regions) != 1 or last.get('restrictions', {}).get('org.example.appa.chat') != 'deny':
+            raise AssertionError(f'GetLastOptions is {dict(last)}')
+        self.open_sheet('app-a')
+        shown = self.js('global._ga.namedLike("Switched-off region")')
+        x, y, width, height = regions[0]
+        chat = self.js('global._ga.checked("Chat in app-a")')
+        self.key('Escape')
+        self.wait_closed()
+        if shown != [f'Switched-off region 1: {width} × {height} at {x}, {y}'] or chat is not False:
+            raise AssertionError(f'the sheet shows regions {shown}, "Chat in app-a" on: {chat}')
+        return f'region {regions[0]} and "Chat in app-a" off came back'
+
+    def fullscreen_presentation(self):
+        """Full screen for the session, and the window as it was after End."""
+        before = self.c.window('app-a')
+        if self.js('global._ga.fullscreen("app-a")'):
+            raise AssertionError('control: app-a is full screen before the session')
+        self.open_sheet('app-a')
+        self.press('Full Screen')
+        self.start_and_wait(regions=1)
+        wait_for(lambda: self.js('global._ga.fullscreen("app-a")'), 5, what='app-a full screen')
+        during = self.c.window('app-a')
+        if self.c.prop('Presentation') != 'fullscreen':
+            raise AssertionError(f'Presentation is {self.c.prop("Presentation")}')
+        self.c.end_session()
+        self.c.wait_released()
+        wait_for(lambda: not self.js('global._ga.fullscreen("app-a")'), 5, what='app-a out of full screen')
+        geometry = ('x', 'y', 'width', 'height')
+        wait_for(lambda: all(self.c.window('app-a')[k] == before[k] for k in geometry), 5,
+                 what=f'app-a back at {[before[k] for k in geometry]}')
+        return f'{during["width"]}×{during["height"]} during, {before["width"]}×{before["height"]} ' \
+               f'at {before["x"]},{before["y"]} again after End'
+
+    def keyboard_only(self):
+        """Opened, filled in and started with the keyboard alone: a region
+        added and moved, a switch turned, Start."""
+        self.open_sheet('app-a')
+        # The last options brought a region and Full Screen; take them away.
+        self.tab_to('Remove this region')
+        self.key('Return')
+        self.tab_to('As It Is')
+        self.key('space')
+        self.tab_to('Add Region')
+        self.key('Return')
+        if not self.js('global._ga.focused()').startswith('Switched-off region 1'):
+            raise AssertionError(f'the new region does not have the focus: {self.js("global._ga.focused()")}')
+        before = self.js('global._ga.focused()')
+        self.key('Right')
+        self.key('Down', modifiers=['Shift_L'])
+        moved = self.js('global._ga.focused()')
+        if moved == before:
+            raise AssertionError(f'the arrow keys did not move the region: {before}')
+        self.tab_to('Keyboards')
+        self.key('space')
+        self.tab_to('Start')
+        self.key('Return')
+        wait_for(lambda: self.c.prop('Enabled'), 30, what='the session to start')
+        self.wait_closed()
+        self.c.wait_locked(1)
+        restrictions = dict(self.c.prop('SystemRestrictions'))
+        presentation = self.c.prop('Presentation')
+        self.c.end_session()
+        self.c.wait_released()
+        if restrictions.get('keyboards') != 'deny' or presentation != 'as-is':
+            raise AssertionError(f'started with {restrictions}, presentation {presentation}')
+        return f'{before} → {moved}; keyboards denied; started with Return'
+
+    def tab_to(self, name, limit=80):
+        for _ in range(limit):
+            focused = self.js('global._ga.focused()')
+            if focused is not None and (focused == name or focused.startswith(name)):
+                return
+            self.key('Tab')
+        raise AssertionError(f'Tab never reached "{name}"')
+
+    def first_passcode(self):
+        """The first start asks for a passcode twice; where polkit refuses
+        to set one, the sheet says so and starts without."""
+        self.forget_state()
+        if self.c.prop('PasscodeSet'):
+            raise AssertionError('control: a passcode is still set')
+        self.open_sheet('app-a')
+        self.js("global._ga.clickButton('Start')")
+        wait_for(lambda: self.js('global._ga.named("New passcode") !== null'), 5, what='the passcode page')
+        self.type_into('New passcode', '1357')
+        self.type_into('Confirm passcode', '9999')
+        self.js("global._ga.clickButton('Set Passcode and Start')")
+        mismatch = wait_for(lambda: 'do not match' in (self.js('global._ga.message()') or ''), 5,
+                            what='the sheet to say the passcodes differ')
+        if self.c.prop('Enabled') or self.c.prop('PasscodeSet'):
+            raise AssertionError('mismatched passcodes started a session or set a passcode')
+        self.type_into('New passcode', self.passcode)
+        self.type_into('Confirm passcode', self.passcode)
+        self.js("global._ga.clickButton('Set Passcode and Start')")
+        wait_for(lambda: self.c.prop('Enabled'), 30, what='the session to start')
+        set_then = self.c.prop('PasscodeSet')
+        self.c.end_session()
+        self.c.wait_released()
+        if not (mismatch and set_then):
+            raise AssertionError('the passcode was not set by the sheet')
+
+        # Refused: polkit says no to set-passcode while WORK/deny-set-passcode exists.
+        self.forget_state()
+        deny = f'{self.c.work}/deny-set-passcode'
+        open(deny, 'w').close()
+        try:
+            self.open_sheet('app-a')
+            self.js("global._ga.clickButton('Start')")
+            wait_for(lambda: self.js('global._ga.named("New passcode") !== null'), 5, what='the passcode page')
+            self.type_into('New passcode', '1357')
+            self.type_into('Confirm passcode', '1357')
+            self.js("global._ga.clickButton('Set Passcode and Start')")
+            wait_for(lambda: 'Start Without Passcode' in self.js('global._ga.buttons()'), 10,
+                     what='the offer to start without a passcode')
+            self.js("global._ga.clickButton('Start Without Passcode')")
+            wait_for(lambda: self.c.prop('Enabled'), 30, what='the session to start')
+            refused = self.js('global._ga.message()')
+        finally:
+            os.unlink(deny)
+        self.c.service().SetPasscode(self.passcode, timeout=30)
+        self.c.end_session()
+        self.c.wait_released()
+        return f'asked twice, a mismatch refused, set and started; refused by polkit ("{refused.splitlines()[0]}") ' \
+               '→ started without'
+
+    def type_into(self, name, text):
+        self.js(f'global._ga.focus({name!r}); global._ga.named({name!r}).set_text("")')
+        for character in text:
+            self.js(f'global._ga.tap([], {ord(character)})')
+        wait_for(lambda: self.js(f'global._ga.named({name!r}).get_text().length') == len(text), 5,
+                 what=f'{name} typed')
+
+    def forget_state(self):
+        """The daemon as on a new machine: stopped, its state removed, and
+        activated again by the next call."""
+        work = self.c.work
+        open(f'{work}/hold-daemon', 'w').close()
+        pid = self.c.daemon_pid()
+        os.kill(pid, signal.SIGKILL)
+        wait_for(lambda: not self.c.bus.name_has_owner('org.guidedaccess.GuidedAccess1'), 5, what='the daemon to go')
+        shutil.rmtree(f'{work}/state/guided-access', ignore_errors=True)
+        os.unlink(f'{work}/hold-daemon')
+        wait_for(lambda: self.c.prop('Version'), 10, what='the daemon to come back')
+        # The apps register again only when restarted; the sheet needs none here.
+
+    # -- figures --------------------------------------------------------------
+
+    def figures(self):
+        opened, locked = [], []
+        for _ in range(FIGURE_RUNS):
+            self.c.activate('app-a')
+            self.js('global._ga.watchPainted(() => global._ga.sheet() !== null)')
+            pressed = self.js(f'(() => {{ const t = imports.gi.GLib.get_monotonic_time(); '
+                              f'{self.end_shortcut}; {self.end_shortcut}; {self.end_shortcut}; return t; }})()')
+            done = wait_for(lambda: self.js('global._ga.watched'), 10, 0.01, 'the sheet painted')
+            opened.append((done - pressed) / 1000)
+            self.js("global._ga.watch(() => global._ga.win('app-b').minimized && global._ga.regions() === 1)")
+            pressed = self.js("(() => { const t = imports.gi.GLib.get_monotonic_time(); "
+                              "global._ga.clickButton('Start'); return t; })()")
+            done = wait_for(lambda: self.js('global._ga.watched'), 30, 0.01, 'the lock')
+            locked.append((done - pressed) / 1000)
+            self.c.end_session()
+            self.c.wait_released()
+        return opened, locked
