@@ -38,10 +38,7 @@ export class OptionControls {
         const texts = new St.BoxLayout({vertical: true, x_expand: true});
         texts.add_child(new St.Label({text: title, style_class: 'dialog-list-item-title'}));
         if (description) {
-            const detail = new St.Label({text: description, style_class: 'dialog-list-item-description'});
-            detail.clutter_text.line_wrap = true;
-            detail.clutter_text.ellipsize = 0; // Pango.EllipsizeMode.NONE: wrap instead
-            texts.add_child(detail);
+            texts.add_child(new St.Label({text: description, style_class: 'dialog-list-item-description'}));
         }
         box.add_child(texts);
         const toggle = new St.Bin({style_class: 'toggle-switch', y_align: Clutter.ActorAlign.CENTER});
@@ -67,7 +64,7 @@ export class OptionControls {
         const box = new St.BoxLayout({style: 'spacing: 6px;', accessible_role: Atk.Role.PANEL, accessible_name: title});
         const buttons = choices.map(([value, label]) => {
             const button = new St.Button({
-                label, style_class: 'button', can_focus: true, x_expand: true,
+                label, style_class: 'button', can_focus: true, x_expand: true, style: 'padding: 3px 8px;',
                 accessible_role: Atk.Role.RADIO_BUTTON, accessible_name: label,
             });
             button.connect('clicked', () => {

@@ -25,17 +25,18 @@ const OPTIONS_WIDTH = 380;
 const CHROME_HEIGHT = 260;
 const DEFAULT_TIME_LIMIT = 30 * 60;
 
-// What each system restriction is called on the sheet, and what "on" means.
+// What each system restriction is called on the sheet, and what "on"
+// means, in one line.
 function systemTexts(_) {
     return {
-        'sleep-wake-button': [_('Sleep Button'), _('The power button may put the computer to sleep')],
+        'sleep-wake-button': [_('Sleep Button'), _('The power button may suspend')],
         'volume-buttons': [_('Volume Keys'), _('The volume keys change the volume')],
-        'motion': [_('Motion'), _('Turning the screen changes its orientation')],
+        'motion': [_('Motion'), _('Turning the screen rotates it')],
         'keyboards': [_('Keyboards'), _('Typing reaches the app')],
-        'touch': [_('Touch'), _('The pointer and the touch screen reach the app')],
-        'notifications': [_('Notifications'), _('Banners and the message list may appear')],
-        'app-switching': [_('Switching Windows'), _('The keyboard switches between the app\'s windows')],
-        'power-menu': [_('System Menu'), _('Log out, power off and switching users stay reachable')],
+        'touch': [_('Touch'), _('Pointer and touch reach the app')],
+        'notifications': [_('Notifications'), _('Banners may appear')],
+        'app-switching': [_('Switching Windows'), _('Between the app\'s own windows')],
+        'power-menu': [_('System Menu'), _('Log out, power off, switch user')],
     };
 }
 
@@ -241,7 +242,7 @@ export class StartSheet {
         const time = {hours, minutes};
         const update = () => (choice.timeLimit = joinTime(time.hours, time.minutes));
         let steppers = null;
-        options.switchRow(_('Time Limit'), _('The app is locked for this long, then the screen is covered'),
+        options.switchRow(_('Time Limit'), _('Cover the app when time is up'),
             choice.timeLimit > 0, on => {
                 choice.timeLimit = on ? joinTime(time.hours, time.minutes) || DEFAULT_TIME_LIMIT : 0;
                 steppers.visible = on;
