@@ -57,6 +57,15 @@ struct RestrictionSetting: Sendable {
     let deniedValue: String
 }
 
+/// A key that a session's display auto-lock sets (DESIGN: `AutoLock`).
+struct AutoLockSetting: Sendable {
+    let key: SettingKey
+    /// The GVariant type the key must have.
+    let type: String
+    /// The key's value, in GVariant text form, for an auto-lock of `seconds` (0 = never).
+    let value: @Sendable (UInt32) -> String
+}
+
 /// The contract's mapping tables, as built.
 enum DesktopMappings {
     static let features: [FeatureSetting] = [
@@ -94,6 +103,14 @@ enum DesktopMappings {
                          deniedValue: "@as []") }
         + [.init(restriction: .motion, key: "org.gnome.settings-daemon.peripherals.touchscreen/orientation-lock",
                  deniedValue: "true")]
+
+    /// The delay before the screen blanks (0 = never, as in GNOME), and no
+    /// screen lock: the lock screen would turn the shell's enforcer off,
+    /// and waking should return to the locked app, as on iOS.
+    static let autoLock: [AutoLockSetting] = [
+        .init(key: "org.gnome.desktop.session/idle-delay", type: "u", value: { "\($0)" }),
+        .init(key: "org.gnome.desktop.screensaver/lock-enabled", type: "b", value: { _ in "false" }),
+    ]
 }
 
 /// A GSettings key, `SCHEMA/KEY`.

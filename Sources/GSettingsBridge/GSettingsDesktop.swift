@@ -24,11 +24,14 @@ public final class GSettingsDesktop: DesktopSettings, @unchecked Sendable {
     private let installed: InstalledSettings
     private let featureKeys: [Feature: FeatureSetting]
     private let restrictionKeys: [SystemRestriction: [RestrictionSetting]]
+    /// The keys a session's auto-lock writes; empty when their schemas are not installed.
+    private let autoLockKeys: [AutoLockSetting]
     private let handler = Locked<(@Sendable (DesktopSettingChange) -> Void)?>(nil)
     /// Every installed key as the store last confirmed it.
     private let cache = Locked<[SettingKey: CachedSetting]>([:])
-    /// Restriction keys whose denied value the store did not keep; not
-    /// named in `SystemRestrictionSources` until a later write sticks.
+    /// Session keys whose demanded value the store did not keep (logged
+    /// once); a restriction's is not named in `SystemRestrictionSources`
+    /// until a later write sticks.
     private let unheld = Locked<Set<SettingKey>>([])
     /// GLib thread only: keys the service is writing. Their change signals
     /// (GSettings announces a write before the store has it) are ignored;
@@ -42,22 +45,24 @@ public final class GSettingsDesktop: DesktopSettings, @unchecked Sendable {
 
     /// Looks up every key of the mapping tables, reads them and starts watching them.
     public init() {
-        let (installed, features, restrictions, store) = thread.perform {
-            () -> (InstalledSettings, [FeatureSetting], [RestrictionSetting], String) in
+        let (installed, features, restrictions, autoLock, store) = thread.perform {
+            () -> (InstalledSettings, [FeatureSetting], [RestrictionSetting], [AutoLockSetting], String) in
             let installed = InstalledSettings()
             let features = DesktopMappings.features.filter { installed.install($0.key, requiredType: $0.mapping.keyType) }
             let restrictions = DesktopMappings.restrictions.filter { installed.install($0.key) }
-            return (installed, features, restrictions, Self.backendName())
+            let autoLock = DesktopMappings.autoLock.filter { installed.install($0.key, requiredType: $0.type) }
+            return (installed, features, restrictions, autoLock, Self.backendName())
         }
         self.installed = installed
         self.store = store
         featureKeys = Dictionary(uniqueKeysWithValues: features.map { ($0.feature, $0) })
         restrictionKeys = Dictionary(grouping: restrictions, by: \.restriction)
+        autoLockKeys = autoLock
         desktopFeatures = features.map(\.feature)
         problems = installed.problems
         let featuresByKey = Dictionary(grouping: features, by: \.key).mapValues { $0.map(\.feature) }
-        let restrictionIDs = Set(restrictions.map(\.key.description))
-        let keys = Set(features.map(\.key) + restrictions.map(\.key))
+        let sessionKeys = Set(restrictions.map(\.key) + autoLock.map(\.key))
+        let keys = Set(features.map(\.key)).union(sessionKeys)
         thread.perform {
             for key in keys { _ = refresh(key) }
             for schema in installed.schemas {
@@ -65,7 +70,7 @@ public final class GSettingsDesktop: DesktopSettings, @unchecked Sendable {
                     guard let self, keys.contains(key), !writing.contains(key), refresh(key),
                           let notify = handler.withLock({ $0 }) else { return }
                     for feature in featuresByKey[key] ?? [] { notify(.feature(feature)) }
-                    if restrictionIDs.contains(key.description) { notify(.restrictionSetting(key.description)) }
+                    if sessionKeys.contains(key) { notify(.sessionSetting(key.description)) }
                 }
             }
         }
@@ -96,7 +101,7 @@ public final class GSettingsDesktop: DesktopSettings, @unchecked Sendable {
         featureKeys[feature].map { "gsettings:\($0.key)" } ?? "service"
     }
 
-    // MARK: System restrictions
+    // MARK: A session's demands: system restrictions and auto-lock
 
     /// The keys that enforce `restriction`, less those the store did not keep.
     public func source(of restriction: SystemRestriction) -> String {
@@ -106,8 +111,8 @@ public final class GSettingsDesktop: DesktopSettings, @unchecked Sendable {
         return settings.map { "gsettings:\($0.key)" }.joined(separator: ",")
     }
 
-    public func settings(for restrictions: Set<SystemRestriction>) -> [String] {
-        restrictions.flatMap { restrictionKeys[$0] ?? [] }.map(\.key.description)
+    public func settings(for demand: DesktopDemand) -> [String] {
+        demandedValues(demand).map(\.key.description)
     }
 
     /// From the cache: never waits for the GLib thread.
@@ -118,27 +123,39 @@ public final class GSettingsDesktop: DesktopSettings, @unchecked Sendable {
         })
     }
 
-    /// Writes the denied values; a key the store does not keep is logged once
-    /// and left out of `source(of:)` until a later write sticks.
-    public func apply(_ restrictions: Set<SystemRestriction>) -> [String] {
-        let settings = restrictions.flatMap { restrictionKeys[$0] ?? [] }
+    /// Writes the demanded values; a key the store does not keep is logged
+    /// once, and a restriction's is left out of `source(of:)` until a later write sticks.
+    public func apply(_ demand: DesktopDemand) -> [String] {
+        let demanded = demandedValues(demand)
         let failures = thread.perform {
-            writeConfirmed(settings.filter { !installed.hasValue($0.key, $0.deniedValue) }.map { ($0.key, $0.deniedValue) })
+            writeConfirmed(demanded.filter { !installed.hasValue($0.key, $0.value) }.map { ($0.key, $0.value) })
         }
         let failed = Dictionary(failures.map { ($0.key, $0.error) }) { first, _ in first }
         return unheld.withLock { unheld in
             var problems: [String] = []
-            for setting in settings {
+            for setting in demanded {
                 guard let error = failed[setting.key] else {
                     unheld.remove(setting.key)
                     continue
                 }
                 if unheld.insert(setting.key).inserted {
-                    problems.append("cannot deny \(setting.restriction.rawValue) through \(setting.key): \(error); "
-                                    + "SystemRestrictionSources no longer names it")
+                    problems.append("cannot \(setting.purpose) through \(setting.key): \(error)"
+                                    + (setting.isRestriction ? "; SystemRestrictionSources no longer names it" : ""))
                 }
             }
             return problems
+        }
+    }
+
+    /// Every key `demand` writes, with its value and what it is for.
+    private func demandedValues(_ demand: DesktopDemand)
+        -> [(key: SettingKey, value: String, purpose: String, isRestriction: Bool)] {
+        let restrictions = demand.denied.flatMap { restrictionKeys[$0] ?? [] }.map {
+            (key: $0.key, value: $0.deniedValue, purpose: "deny \($0.restriction.rawValue)", isRestriction: true)
+        }
+        guard let seconds = demand.autoLock else { return restrictions }
+        return restrictions + autoLockKeys.map {
+            (key: $0.key, value: $0.value(seconds), purpose: "apply the session's auto-lock of \(seconds) s", isRestriction: false)
         }
     }
 

@@ -75,6 +75,15 @@ public final class GuidedAccessAdmin: Sendable {
         }
     }
 
+    /// The options of the last `Start` for `app` (`GetLastOptions`), as the
+    /// service remembers them: all eight system restrictions, `presentation`
+    /// and `autoLock` set, `timeLimit` nil for none; `nil` when it remembers
+    /// none. `app` is normalised as `Start` normalises it.
+    public func lastOptions(for app: String) async throws -> GuidedAccessSessionOptions? {
+        let wire = try await request { try await $0.call(Contract.Session.getLastOptions, app) }
+        return wire.isEmpty ? nil : GuidedAccessSessionOptions(wire)
+    }
+
     /// Ends the session (`End`) with the passcode, or with polkit's
     /// end-session authority when `passcode` is nil or wrong.
     public func end(passcode: String? = nil, interactive: Bool = false) async throws {
@@ -263,7 +272,8 @@ public struct GuidedAccessAdminError: Error, Sendable, Hashable, CustomStringCon
     public var description: String { message }
 }
 
-/// Options for ``GuidedAccessAdmin/start(app:options:interactive:)``.
+/// Options for ``GuidedAccessAdmin/start(app:options:interactive:)``, and
+/// what ``GuidedAccessAdmin/lastOptions(for:)`` answers.
 public struct GuidedAccessSessionOptions: Sendable, Hashable {
     /// Seconds until the session expires; nil for no limit.
     public var timeLimit: UInt64?
@@ -273,25 +283,55 @@ public struct GuidedAccessSessionOptions: Sendable, Hashable {
     public var disabledRegions: [GuidedAccessRegion]
     /// Custom restriction states to apply for the session.
     public var restrictions: [String: GuidedAccessRestrictionState]
+    /// How the enforcer shows the app's windows; nil for the default (`as-is`).
+    public var presentation: GuidedAccessPresentation?
+    /// Seconds of inactivity before the screen blanks during the session,
+    /// 0 = never (``AutoLock/never``), -1 = the desktop's own (``AutoLock/desktop``);
+    /// nil for the default, the desktop's own.
+    public var autoLock: Int64?
 
     /// Creates options; everything defaults to "none".
     public init(timeLimit: UInt64? = nil, systemRestrictions: [String: GuidedAccessRestrictionState] = [:],
-                disabledRegions: [GuidedAccessRegion] = [], restrictions: [String: GuidedAccessRestrictionState] = [:]) {
+                disabledRegions: [GuidedAccessRegion] = [], restrictions: [String: GuidedAccessRestrictionState] = [:],
+                presentation: GuidedAccessPresentation? = nil, autoLock: Int64? = nil) {
         self.timeLimit = timeLimit
         self.systemRestrictions = systemRestrictions
         self.disabledRegions = disabledRegions
         self.restrictions = restrictions
+        self.presentation = presentation
+        self.autoLock = autoLock
     }
 
     var wireValue: [String: Variant] {
         var options: [String: Variant] = [:]
-        if let timeLimit { options["time-limit"] = Variant(timeLimit) }
-        if !systemRestrictions.isEmpty { options["system-restrictions"] = Variant(systemRestrictions.mapValues(\.rawValue)) }
-        if !disabledRegions.isEmpty { options["disabled-regions"] = Variant(disabledRegions.map(\.wireValue)) }
-        if !restrictions.isEmpty { options["restrictions"] = Variant(restrictions.mapValues(\.rawValue)) }
+        if let timeLimit { options[StartOption.timeLimit.rawValue] = Variant(timeLimit) }
+        if !systemRestrictions.isEmpty {
+            options[StartOption.systemRestrictions.rawValue] = Variant(systemRestrictions.mapValues(\.rawValue))
+        }
+        if !disabledRegions.isEmpty { options[StartOption.disabledRegions.rawValue] = Variant(disabledRegions.map(\.wireValue)) }
+        if !restrictions.isEmpty { options[StartOption.restrictions.rawValue] = Variant(restrictions.mapValues(\.rawValue)) }
+        if let presentation { options[StartOption.presentation.rawValue] = Variant(presentation.rawValue) }
+        if let autoLock { options[StartOption.autoLock.rawValue] = Variant(autoLock) }
         return options
     }
+
+    /// Reads `GetLastOptions`' answer; entries of another type or value are left out.
+    init(_ wire: [String: Variant]) {
+        func value<T: DBusType>(_ option: StartOption, _: T.Type) -> T? { wire[option.rawValue]?.get(T.self) }
+        func states(_ option: StartOption) -> [String: GuidedAccessRestrictionState] {
+            (value(option, [String: String].self) ?? [:]).compactMapValues(GuidedAccessRestrictionState.init(rawValue:))
+        }
+        self.init(timeLimit: value(.timeLimit, UInt64.self).flatMap { $0 == 0 ? nil : $0 },
+                  systemRestrictions: states(.systemRestrictions),
+                  disabledRegions: (value(.disabledRegions, [WireRegion].self) ?? []).map(GuidedAccessRegion.init),
+                  restrictions: states(.restrictions),
+                  presentation: value(.presentation, String.self).flatMap(GuidedAccessPresentation.init(rawValue:)),
+                  autoLock: value(.autoLock, Int64.self))
+    }
 }
+
+/// How the locked app's windows are shown during a session (the contract's names).
+public typealias GuidedAccessPresentation = Presentation
 
 /// The built-in restrictions every session has (the contract's names).
 public typealias GuidedAccessSystemRestriction = SystemRestriction
@@ -337,6 +377,10 @@ public struct GuidedAccessStatus: Sendable, Hashable {
     public var isPasscodeSet: Bool
     /// Apps that may lock themselves.
     public var allowedApplications: [String]
+    /// How the enforcer shows the app's windows: `as-is`, `maximized`, `fullscreen`.
+    public var presentation: String
+    /// Seconds before the screen blanks during the session, 0 = never, -1 = the desktop's own.
+    public var autoLock: Int64
 
     init(_ properties: [String: Variant]) {
         let session = Contract.Session.self
@@ -353,6 +397,8 @@ public struct GuidedAccessStatus: Sendable, Hashable {
         disabledRegions = (session.disabledRegions.value(in: properties) ?? []).map(GuidedAccessRegion.init)
         isPasscodeSet = session.passcodeSet.value(in: properties) ?? false
         allowedApplications = session.allowedApplications.value(in: properties) ?? []
+        presentation = session.presentation.value(in: properties) ?? Presentation.asIs.rawValue
+        autoLock = session.autoLock.value(in: properties) ?? AutoLock.desktop
     }
 }
 

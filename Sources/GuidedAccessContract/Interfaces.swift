@@ -25,6 +25,10 @@ public enum Contract {
         public static let disabledRegions = property(.disabledRegions, [WireRegion].self)
         public static let passcodeSet = property(.passcodeSet, Bool.self)
         public static let allowedApplications = property(.allowedApplications, [String].self)
+        /// A ``Presentation`` raw value; `as-is` without a session.
+        public static let presentation = property(.presentation, String.self)
+        /// Seconds before the screen blanks during the session, 0 = never; -1 (``AutoLock/desktop``) without a session.
+        public static let autoLock = property(.autoLock, Int64.self)
 
         public static let start = MethodDeclaration<String, [String: Variant], Void>(name, "Start", in: ["app", "options"])
         public static let end = MethodDeclaration<[String: Variant], Void>(name, "End", in: ["options"])
@@ -35,10 +39,25 @@ public enum Contract {
         public static let getAppIds = MethodDeclaration<UInt32, [String]>(name, "GetAppIds", in: ["pid"], out: "ids")
         public static let registerEnforcer = MethodDeclaration<String, [String], Void>(
             name, "RegisterEnforcer", in: ["name", "restrictions"])
+        /// The options of the last `Start` for an app, keyed by ``StartOption``; `{}` when none.
+        public static let getLastOptions = MethodDeclaration<String, [String: Variant]>(
+            name, "GetLastOptions", in: ["app"], out: "options")
 
         public static let statusChanged = SignalDeclaration<Bool>(name, "StatusChanged", ["enabled"])
         public static let timeLimitWarning = SignalDeclaration<UInt64>(name, "TimeLimitWarning", ["seconds_left"])
         public static let timeExpired = SignalDeclaration< >(name, "TimeExpired")
+
+        /// The D-Bus type of each `Start` option (and of each `GetLastOptions` entry).
+        public static func signature(of option: StartOption) -> Signature {
+            switch option {
+            case .timeLimit: UInt64.dbusSignature
+            case .systemRestrictions, .restrictions: [String: String].dbusSignature
+            case .disabledRegions: [WireRegion].dbusSignature
+            case .presentation: String.dbusSignature
+            case .autoLock: Int64.dbusSignature
+            case .interactive: Bool.dbusSignature
+            }
+        }
 
         /// The member name of a session property the model reports changed.
         public static func name(of property: SessionProperty) -> MemberName { memberName(property.propertyName) }

@@ -9,65 +9,92 @@ public struct SavedSetting: Codable, Sendable, Equatable {
     public init(userValue: String?) { self.userValue = userValue }
 }
 
-/// Where the desktop lets a denied system restriction take effect (GSettings
-/// on GNOME). The model decides what is denied and keeps the originals
-/// durable; an applier only reads and writes settings.
+/// What a running session asks of the desktop's settings: the system
+/// restrictions it denies and its display auto-lock. Nothing when no
+/// session runs.
+public struct DesktopDemand: Sendable, Equatable {
+    /// The denied system restrictions.
+    public var denied: Set<SystemRestriction> = []
+    /// Seconds of inactivity before the screen blanks, 0 = never; `nil`
+    /// leaves the desktop's own setting alone (`AutoLock` -1).
+    public var autoLock: UInt32?
+
+    /// Asks nothing.
+    public init() {}
+
+    /// Asks for `denied` and `autoLock`.
+    public init(denied: Set<SystemRestriction>, autoLock: UInt32? = nil) {
+        self.denied = denied
+        self.autoLock = autoLock
+    }
+
+    /// True when the desktop may be left as its user set it.
+    public var isEmpty: Bool { denied.isEmpty && autoLock == nil }
+}
+
+/// Where the desktop lets a session's demands take effect (GSettings on
+/// GNOME): denied system restrictions and the display auto-lock. The model
+/// decides what is demanded and keeps the originals durable; an applier
+/// only reads and writes settings.
 ///
 /// Settings are named by an opaque id (`SCHEMA/KEY` for GSettings).
 /// `source`, `settings` and `originals` are called with the model's lock
 /// held and must answer from memory; `apply` and `restore` do the I/O and
 /// are called outside it (``DesktopSettlement``).
-public protocol SystemRestrictionApplier: AnyObject {
+public protocol SessionSettingsApplier: AnyObject {
     /// Where `restriction` is enforced, for `SystemRestrictionSources`:
     /// `gsettings:SCHEMA/KEY` entries joined by commas, or `published` when
     /// only the shell can act on the published state.
     func source(of restriction: SystemRestriction) -> String
-    /// The ids of the settings that denying `restrictions` writes.
-    func settings(for restrictions: Set<SystemRestriction>) -> [String]
+    /// The ids of the settings that `demand` writes.
+    func settings(for demand: DesktopDemand) -> [String]
     /// The current values of `settings`, exactly as they must be put back.
     func originals(of settings: [String]) -> [String: SavedSetting]
-    /// Writes the denied value of every setting of `restrictions` that
-    /// differs; durable when it returns. Returns problems to log; a setting
-    /// the store did not keep is no longer named by `source(of:)`.
-    func apply(_ restrictions: Set<SystemRestriction>) -> [String]
+    /// Writes the demanded value of every setting of `demand` that
+    /// differs; durable when it returns. Returns problems to log; a
+    /// restriction's setting the store did not keep is no longer named by `source(of:)`.
+    func apply(_ demand: DesktopDemand) -> [String]
     /// Puts `originals` back exactly; durable when it returns. Returns problems to log.
     func restore(_ originals: [String: SavedSetting]) -> [String]
 }
 
 extension GuidedAccessModel {
-    /// Routes system restrictions to the desktop. Call before serving, then
+    /// Routes the session's demands to the desktop. Call before serving, then
     /// ``settleDesktop()`` to apply a resumed session or finish an interrupted restore.
-    public func setSystemRestrictionApplier(_ applier: any SystemRestrictionApplier) {
-        restrictionApplier = applier
+    public func setSessionSettingsApplier(_ applier: any SessionSettingsApplier) {
+        sessionSettingsApplier = applier
     }
 
     /// `SystemRestrictionSources`: restriction → where it is enforced.
     public var systemRestrictionSources: [String: String] {
         Dictionary(uniqueKeysWithValues: SystemRestriction.allCases.map {
-            ($0.rawValue, restrictionApplier?.source(of: $0) ?? "published")
+            ($0.rawValue, sessionSettingsApplier?.source(of: $0) ?? "published")
         })
     }
 
-    /// The restrictions the desktop should deny now: the denied ones while a session runs.
-    var deniedOnDesktop: Set<SystemRestriction> {
-        guard session.isLocked else { return [] }
-        return Set(session.systemRestrictions.compactMap { name, state in
+    /// What the desktop should do now: the denied restrictions and the
+    /// auto-lock of a running session; nothing without one.
+    var desktopDemand: DesktopDemand {
+        guard session.isLocked else { return DesktopDemand() }
+        let denied = Set(session.systemRestrictions.compactMap { name, state in
             state == .deny ? SystemRestriction(rawValue: name) : nil
         })
+        // The session checked the range: -1 or 0 up to a day.
+        return DesktopDemand(denied: denied, autoLock: session.autoLock == AutoLock.desktop ? nil : UInt32(session.autoLock))
     }
 
     /// Records the originals of settings the new state will write, before
     /// anything is written; called inside `commit`, so they are saved in the
     /// same atomic write as the session that needs them.
     func captureDesktopOriginals() {
-        guard let applier = restrictionApplier else { return }
-        let missing = applier.settings(for: deniedOnDesktop).filter { desktopOriginals[$0] == nil }
+        guard let applier = sessionSettingsApplier else { return }
+        let missing = applier.settings(for: desktopDemand).filter { desktopOriginals[$0] == nil }
         guard !missing.isEmpty else { return }
         desktopOriginals.merge(applier.originals(of: missing)) { saved, _ in saved }
     }
 
-    /// Brings the desktop in line with the session: writes the denied values,
-    /// puts back the originals of settings no longer denied, and forgets
+    /// Brings the desktop in line with the session: writes the demanded values,
+    /// puts back the originals of settings no longer demanded, and forgets
     /// them once restored. Safe to repeat; also puts back an outside write
     /// that loosened a running session. Returns problems to log.
     ///
@@ -86,10 +113,10 @@ extension GuidedAccessModel {
 
     /// What settling the desktop takes now; nil without a desktop.
     public func desktopSettlement() -> DesktopSettlement? {
-        guard let applier = restrictionApplier else { return nil }
-        let denied = deniedOnDesktop
-        let needed = Set(applier.settings(for: denied))
-        return DesktopSettlement(applier: applier, denied: denied,
+        guard let applier = sessionSettingsApplier else { return nil }
+        let demand = desktopDemand
+        let needed = Set(applier.settings(for: demand))
+        return DesktopSettlement(applier: applier, demand: demand,
                                  stale: desktopOriginals.filter { !needed.contains($0.key) })
     }
 
@@ -106,24 +133,24 @@ extension GuidedAccessModel {
 /// The desktop writes one settle needs, planned under the model's lock and
 /// carried out outside it (``GuidedAccessModel/settled(_:)`` finishes it).
 public struct DesktopSettlement: @unchecked Sendable {
-    let applier: any SystemRestrictionApplier
-    let denied: Set<SystemRestriction>
+    let applier: any SessionSettingsApplier
+    let demand: DesktopDemand
     let stale: [String: SavedSetting]
 
-    /// Writes the denied values and puts back the stale originals; blocking
-    /// I/O. Returns problems to log.
+    /// Writes the demanded values and puts back the stale originals;
+    /// blocking I/O. Returns problems to log.
     public func perform() -> [String] {
         var problems: [String] = []
-        if !denied.isEmpty { problems += applier.apply(denied) }
+        if !demand.isEmpty { problems += applier.apply(demand) }
         if !stale.isEmpty { problems += applier.restore(stale) }
         return problems
     }
 }
 
-/// A desktop whose own settings hold some features and apply some system
-/// restrictions (GSettings on GNOME). The service routes those features and
-/// restrictions to it and relays its outside changes.
-public protocol DesktopSettings: FeatureValueSource, SystemRestrictionApplier, Sendable {
+/// A desktop whose own settings hold some features and apply some of a
+/// session's demands (GSettings on GNOME). The service routes those features
+/// and demands to it and relays its outside changes.
+public protocol DesktopSettings: FeatureValueSource, SessionSettingsApplier, Sendable {
     /// The features whose value the desktop stores; the rest stay with the service.
     var desktopFeatures: [Feature] { get }
     /// Keys left out at start (schema not installed, unexpected type), to log once.
@@ -138,6 +165,7 @@ public protocol DesktopSettings: FeatureValueSource, SystemRestrictionApplier, S
 public enum DesktopSettingChange: Sendable, Equatable {
     /// The setting holding this feature.
     case feature(Feature)
-    /// A setting that a denied system restriction writes (by id).
-    case restrictionSetting(String)
+    /// A setting that a session writes (a denied system restriction's or
+    /// the auto-lock's), by id.
+    case sessionSetting(String)
 }

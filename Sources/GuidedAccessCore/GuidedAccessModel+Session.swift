@@ -21,6 +21,10 @@ extension GuidedAccessModel {
     public var passcodeIsSet: Bool { vault.isSet }
     /// `AllowedApplications`: apps that may lock themselves, from managed config.
     public var allowedApplications: [String] { managedConfig.allowedApplications }
+    /// `Presentation`: how the enforcer shows the app's windows; `as-is` when inactive.
+    public var presentation: Presentation { session.presentation }
+    /// `AutoLock`: seconds before the screen blanks, 0 = never, -1 = the desktop's own (and when inactive).
+    public var autoLock: Int64 { session.autoLock }
     /// The app that locked itself via RequestSession, if any.
     public var requestedBy: String? { session.requestedBy }
 
@@ -29,6 +33,12 @@ extension GuidedAccessModel {
 
     /// When ``tick(now:)`` next has something to do; arm one timer for it.
     public var nextDeadline: Date? { session.nextDeadline }
+
+    /// `GetLastOptions`: what the last `Start` for `app` (normalised as
+    /// `Start` stores it) was given; `nil` when none is remembered.
+    public func lastOptions(for app: String) -> SessionOptions? {
+        perAppMemory.options(for: app)
+    }
 
     /// True when `app` is on the managed allow list for RequestSession.
     public func mayRequestSession(app: String) -> Bool {
@@ -44,21 +54,28 @@ extension GuidedAccessModel {
     /// restrictions are `allow`. `requestedBy` is the app id when an app locks
     /// itself. Throws `alreadyActive`, `invalidArgument` naming a bad value, or
     /// `permissionDenied` when a restriction conflicts with managed config.
+    ///
+    /// An administrator's start (no `requestedBy`) becomes the app's last
+    /// options (``lastOptions(for:)``), saved with the session; an app that
+    /// locks itself chose no options, so it leaves them as they were.
     public func start(
         app: String, timeLimit: UInt64 = 0, systemRestrictions: [String: String] = [:],
-        disabledRegions: [Region] = [], restrictions: [String: String] = [:], requestedBy: String? = nil,
+        disabledRegions: [Region] = [], restrictions: [String: String] = [:],
+        presentation: Presentation = .asIs, autoLock: Int64 = AutoLock.desktop, requestedBy: String? = nil,
         now: Date
     ) throws(DomainError) -> [ModelChange] {
         try Self.validateStart(app: app, timeLimit: timeLimit, systemRestrictions: systemRestrictions,
-                               disabledRegions: disabledRegions, restrictions: restrictions)
+                               disabledRegions: disabledRegions, restrictions: restrictions, autoLock: autoLock)
         let system = try Self.parseSystemRestrictions(systemRestrictions)
         let custom = try Self.parseStates(restrictions)
         return try commit { () throws(DomainError) in
             try session.start(
                 app: app, timeLimit: timeLimit,
                 systemRestrictions: Dictionary(uniqueKeysWithValues: system.map { ($0.key.rawValue, $0.value) }),
-                disabledRegions: disabledRegions, requestedBy: requestedBy, now: now)
+                disabledRegions: disabledRegions, presentation: presentation, autoLock: autoLock,
+                requestedBy: requestedBy, now: now)
             for (identifier, state) in custom { try registry.setState(state, for: identifier) }
+            if requestedBy == nil { perAppMemory.remember(SessionOptions(of: session, restrictions: custom), for: app) }
             return []
         }
     }
@@ -114,13 +131,14 @@ extension GuidedAccessModel {
     /// can refuse bad input before it asks anyone for authorization.
     public static func validateStart(
         app: String, timeLimit: UInt64, systemRestrictions: [String: String],
-        disabledRegions: [Region], restrictions: [String: String]
+        disabledRegions: [Region], restrictions: [String: String], autoLock: Int64 = AutoLock.desktop
     ) throws(DomainError) {
         try AppIdentifier.validate(app)
         _ = try parseSystemRestrictions(systemRestrictions)
         _ = try parseStates(restrictions)
         try GuidedAccessSession.checkTimeLimit(timeLimit)
         try GuidedAccessSession.checkRegions(disabledRegions)
+        try GuidedAccessSession.checkAutoLock(autoLock)
     }
 
     static func parseSystemRestrictions(

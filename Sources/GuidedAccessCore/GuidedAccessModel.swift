@@ -41,9 +41,11 @@ public final class GuidedAccessModel: @unchecked Sendable {
 
     var vault: PasscodeVault
     var featureSources: [Feature: any FeatureValueSource] = [:]
-    var restrictionApplier: (any SystemRestrictionApplier)?
-    /// Originals of the desktop settings a session changed (see ``SystemRestrictionApplier``).
+    var sessionSettingsApplier: (any SessionSettingsApplier)?
+    /// Originals of the desktop settings a session changed (see ``SessionSettingsApplier``).
     var desktopOriginals: [String: SavedSetting]
+    /// The last options started for each recently locked app.
+    var perAppMemory: PerAppMemory
 
     /// Loads the state from `store` and resumes a session that was running:
     /// same app, limits and restrictions; `expired` (still locked) when its time
@@ -63,6 +65,7 @@ public final class GuidedAccessModel: @unchecked Sendable {
         ownFeatures = OwnFeatureStore(values: Self.features(from: loaded.state.featureValues))
         vault = loaded.state.passcode
         desktopOriginals = loaded.state.desktopOriginals ?? [:]
+        perAppMemory = PerAppMemory(loaded.state.lastOptions ?? [])
         vault.iterations = passcodeIterations
         startupWarnings = (loaded.warning.map { [$0] } ?? [])
             + loaded.removedTemporaries.map { "removed \($0), left in \(store.directory) by a write that was interrupted" }
@@ -81,6 +84,7 @@ public final class GuidedAccessModel: @unchecked Sendable {
             uniqueKeysWithValues: ownFeatures.values.map { ($0.key.propertyName, $0.value) })
         state.passcode = vault
         state.desktopOriginals = desktopOriginals.isEmpty ? nil : desktopOriginals
+        state.lastOptions = perAppMemory.entries.isEmpty ? nil : perAppMemory.entries
         return state
     }
 
@@ -104,12 +108,13 @@ extension GuidedAccessModel {
         let ownFeatureValues: [Feature: Bool]
         let managedConfig: ManagedConfig
         let desktopOriginals: [String: SavedSetting]
+        let perAppMemory: PerAppMemory
     }
 
     var memento: Memento {
         Memento(
             session: session, registry: registry, vault: vault, ownFeatureValues: ownFeatures.values,
-            managedConfig: managedConfig, desktopOriginals: desktopOriginals)
+            managedConfig: managedConfig, desktopOriginals: desktopOriginals, perAppMemory: perAppMemory)
     }
 
     func restore(_ memento: Memento) {
@@ -118,6 +123,7 @@ extension GuidedAccessModel {
         vault = memento.vault
         managedConfig = memento.managedConfig
         desktopOriginals = memento.desktopOriginals
+        perAppMemory = memento.perAppMemory
         stagedFeatureWrites = []
         for feature in Feature.allCases {
             ownFeatures.set(memento.ownFeatureValues[feature] ?? false, for: feature)
@@ -135,7 +141,7 @@ extension GuidedAccessModel {
     func commit(_ change: () throws(DomainError) -> [ModelChange]) throws(DomainError) -> [ModelChange] {
         _ = registry.takeTouched()
         let before = memento
-        let deniedBefore = deniedOnDesktop
+        let demandBefore = desktopDemand
         let events: [ModelChange]
         do throws(DomainError) {
             events = try change()
@@ -148,7 +154,7 @@ extension GuidedAccessModel {
                 pendingSave = PendingSave(
                     state: persistentState, stateChanged: stateChanged || pendingSave?.stateChanged == true,
                     featureWrites: (pendingSave?.featureWrites ?? []) + featureWrites,
-                    before: pendingSave?.before ?? before, deniedBefore: pendingSave?.deniedBefore ?? deniedBefore)
+                    before: pendingSave?.before ?? before, demandBefore: pendingSave?.demandBefore ?? demandBefore)
             } else if stateChanged {
                 try store.save(persistentState)
             }
@@ -157,7 +163,7 @@ extension GuidedAccessModel {
             throw error
         }
         // With a save pending, the desktop is settled once it is done (``saved(_:)``).
-        if deniedOnDesktop != deniedBefore && pendingSave == nil {
+        if desktopDemand != demandBefore && pendingSave == nil {
             for problem in settleDesktop() { log(problem) }
         }
         return differences(from: before) + events
@@ -173,7 +179,7 @@ extension GuidedAccessModel {
     /// asks for, to carry out outside the lock (``DesktopSettlement``).
     @discardableResult
     public func saved(_ pending: PendingSave) -> DesktopSettlement? {
-        deniedOnDesktop != pending.deniedBefore ? desktopSettlement() : nil
+        desktopDemand != pending.demandBefore ? desktopSettlement() : nil
     }
 
     /// Call when writing `pending` failed: back to the state before its
@@ -187,7 +193,7 @@ extension GuidedAccessModel {
     /// and for restrictions only the identifiers the change touched.
     private func durableStateChanged(since before: Memento) -> Bool {
         session != before.session || vault != before.vault || ownFeatures.values != before.ownFeatureValues
-            || desktopOriginals != before.desktopOriginals
+            || desktopOriginals != before.desktopOriginals || perAppMemory != before.perAppMemory
             || registry.touched.contains { identifier in
                 !RestrictionRecord.sameOnDisk(registry.records[identifier], before.registry.records[identifier])
                     || registry.states[identifier] != before.registry.states[identifier]
@@ -218,6 +224,8 @@ extension GuidedAccessModel {
         case .disabledRegions: session.disabledRegions
         case .passcodeSet: vault.isSet
         case .allowedApplications: config.allowedApplications
+        case .presentation: session.presentation
+        case .autoLock: session.autoLock
         }
     }
 
@@ -256,7 +264,7 @@ public struct PendingSave: @unchecked Sendable {
     /// Features whose value the desktop stores, written by ``write(to:)``.
     let featureWrites: [FeatureWrite]
     let before: GuidedAccessModel.Memento
-    let deniedBefore: Set<SystemRestriction>
+    let demandBefore: DesktopDemand
 
     /// Writes the desktop's features, each confirmed by its store, then the
     /// state (temp file, fsync, rename, fsync directory). Blocking I/O: call

@@ -13,6 +13,8 @@ public struct GuidedAccessSession: Codable, Sendable, Equatable {
     public static let maximumTimeLimit: UInt64 = 366 * 24 * 3600
     /// Most disabled regions a session may carry.
     public static let maximumRegionCount = 64
+    /// Longest display auto-lock accepted, one day; longer is `0` (never) in all but name.
+    public static let maximumAutoLock: Int64 = 24 * 3600
 
     /// Where the session is in its life.
     public private(set) var state: SessionState = .inactive
@@ -26,6 +28,11 @@ public struct GuidedAccessSession: Codable, Sendable, Equatable {
     public private(set) var systemRestrictions: [String: RestrictionState] = SystemRestriction.allAllowed
     /// Screen regions where input is ignored.
     public private(set) var disabledRegions: [Region] = []
+    /// How the enforcer shows the app's windows; `as-is` when inactive.
+    public private(set) var presentation: Presentation = .asIs
+    /// Seconds of inactivity before the screen blanks, 0 = never; ``AutoLock/desktop``
+    /// (nothing applied) when inactive or not asked for.
+    public private(set) var autoLock: Int64 = AutoLock.desktop
     /// The app that locked itself via RequestSession; `nil` when an admin started the session.
     public private(set) var requestedBy: String?
     /// Warning thresholds (seconds left) still to be announced, largest first.
@@ -79,7 +86,8 @@ extension GuidedAccessSession {
     /// session-level limits checked here; throws `alreadyActive` when locked.
     public mutating func start(
         app: String, timeLimit: UInt64, systemRestrictions: [String: RestrictionState],
-        disabledRegions: [Region], requestedBy: String?, now: Date
+        disabledRegions: [Region], presentation: Presentation = .asIs, autoLock: Int64 = AutoLock.desktop,
+        requestedBy: String?, now: Date
     ) throws(DomainError) {
         guard !isLocked else {
             throw .alreadyActive(
@@ -87,12 +95,15 @@ extension GuidedAccessSession {
         }
         try Self.checkTimeLimit(timeLimit)
         try Self.checkRegions(disabledRegions)
+        try Self.checkAutoLock(autoLock)
         state = .active
         self.app = app
         startedAtMicroseconds = Self.microseconds(since1970: now)
         self.timeLimit = timeLimit
         self.systemRestrictions = SystemRestriction.allAllowed.merging(systemRestrictions) { _, new in new }
         self.disabledRegions = disabledRegions
+        self.presentation = presentation
+        self.autoLock = autoLock
         self.requestedBy = requestedBy
         pendingWarnings = Self.warningThresholds.filter { $0 < timeLimit }
     }
@@ -182,10 +193,45 @@ extension GuidedAccessSession {
             "a time limit of \(seconds) seconds is too long; use at most \(maximumTimeLimit) seconds (one year) or 0 for none")
     }
 
+    /// -1 (the desktop's own), 0 (never) or up to ``maximumAutoLock`` seconds.
+    static func checkAutoLock(_ seconds: Int64) throws(DomainError) {
+        guard seconds == AutoLock.desktop || (AutoLock.never...maximumAutoLock).contains(seconds) else {
+            throw .invalidArgument(
+                "an auto-lock of \(seconds) seconds is not possible; use -1 for the desktop's own, 0 for never, "
+                    + "or 1 to \(maximumAutoLock) seconds (one day)")
+        }
+    }
+
     static func checkRegions(_ regions: [Region]) throws(DomainError) {
         guard regions.count <= maximumRegionCount else {
             throw .invalidArgument(
                 "\(regions.count) disabled regions is too many; use at most \(maximumRegionCount)")
         }
+    }
+}
+
+// MARK: - Reading state files
+
+extension GuidedAccessSession {
+    private enum CodingKeys: String, CodingKey {
+        case state, app, startedAtMicroseconds, timeLimit, systemRestrictions, disabledRegions, presentation, autoLock
+        case requestedBy, pendingWarnings
+    }
+
+    /// Reads a session as saved; a file written before `presentation` and
+    /// `autoLock` existed gives their defaults.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        state = try container.decode(SessionState.self, forKey: .state)
+        app = try container.decode(String.self, forKey: .app)
+        startedAtMicroseconds = try container.decode(UInt64.self, forKey: .startedAtMicroseconds)
+        timeLimit = try container.decode(UInt64.self, forKey: .timeLimit)
+        systemRestrictions = try container.decode([String: RestrictionState].self, forKey: .systemRestrictions)
+        disabledRegions = try container.decode([Region].self, forKey: .disabledRegions)
+        presentation = try container.decodeIfPresent(Presentation.self, forKey: .presentation) ?? .asIs
+        autoLock = try container.decodeIfPresent(Int64.self, forKey: .autoLock) ?? AutoLock.desktop
+        try Self.checkAutoLock(autoLock)
+        requestedBy = try container.decodeIfPresent(String.self, forKey: .requestedBy)
+        pendingWarnings = try container.decode([UInt64].self, forKey: .pendingWarnings)
     }
 }

@@ -16,6 +16,9 @@ enum StateFileEncoding {
             field("desktopOriginals", try encoder.encode(originals), into: &out)
         }
         field("featureValues", try encoder.encode(state.featureValues), into: &out)
+        if let lastOptions = state.lastOptions {
+            field("lastOptions", try encoder.encode(lastOptions), into: &out)
+        }
         field("passcode", try encoder.encode(state.passcode), into: &out)
         key("restrictionRecords", into: &out)
         out.append(UInt8(ascii: "["))

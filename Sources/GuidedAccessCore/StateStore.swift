@@ -21,6 +21,9 @@ public struct PersistentState: Codable, Sendable, Equatable {
     /// Desktop settings a session changed, with the values to put back, by
     /// setting id. Optional so state files written before it existed still load.
     public var desktopOriginals: [String: SavedSetting]?
+    /// The last options started for the most recently locked apps, most
+    /// recent first (``PerAppMemory``). Optional so older state files still load.
+    public var lastOptions: [PerAppMemory.Entry]?
 
     /// A fresh state: no session, no restrictions, no passcode.
     public init() {}

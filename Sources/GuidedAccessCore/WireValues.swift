@@ -12,6 +12,17 @@ extension RestrictionState {
     }
 }
 
+extension Presentation {
+    /// Parses a wire value; throws `invalidArgument` naming the allowed values.
+    public init(parsing raw: String) throws(DomainError) {
+        guard let presentation = Presentation(rawValue: raw) else {
+            let known = Presentation.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .invalidArgument("\"\(raw.prefix(64))\" is not a presentation; use one of \(known)")
+        }
+        self = presentation
+    }
+}
+
 extension SystemRestriction {
     /// Parses a wire name; throws `invalidArgument` listing the valid names.
     public init(parsing raw: String) throws(DomainError) {

@@ -10,8 +10,8 @@ extension GuidedAccessService {
         switch change {
         case .feature(let feature):
             publish(await featureChanged(feature))
-        case .restrictionSetting:
-            // Puts back a write that loosened the session; nothing to do otherwise.
+        case .sessionSetting:
+            // Puts back a write that loosened the session or changed its auto-lock; nothing to do otherwise.
             await model.settleDesktop()
         }
     }

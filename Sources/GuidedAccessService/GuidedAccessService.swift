@@ -83,7 +83,7 @@ public final class GuidedAccessService: Sendable {
                                 log: @Sendable (String) -> Void) throws {
         for problem in desktop.problems { log(problem) }
         model.setFeatureSource(desktop, for: desktop.desktopFeatures)
-        model.setSystemRestrictionApplier(desktop)
+        model.setSessionSettingsApplier(desktop)
         do {
             _ = try model.enforceLockedFeatures()
         } catch {

@@ -20,9 +20,40 @@ struct Options {
         self.values = values
     }
 
+    /// Options keyed by the contract's `Start` options, each of its declared type.
+    init(_ values: [String: Variant], allowed: [StartOption]) throws {
+        try self.init(values, allowed: Dictionary(uniqueKeysWithValues: allowed.map {
+            ($0.rawValue, Contract.Session.signature(of: $0))
+        }))
+    }
+
     /// The value of `key`, already type-checked in `init`.
     func get<T: DBusType>(_ key: String, _ type: T.Type = T.self) -> T? {
         values[key]?.get(T.self)
+    }
+
+    /// The value of a `Start` option, already type-checked in `init`.
+    func get<T: DBusType>(_ option: StartOption, _ type: T.Type = T.self) -> T? {
+        get(option.rawValue, type)
+    }
+}
+
+extension SessionOptions {
+    /// `GetLastOptions`' answer: every option but `interactive`, under its `Start` key.
+    var wireValue: [String: Variant] {
+        var wire: [String: Variant] = [:]
+        for option in StartOption.allCases {
+            switch option {
+            case .timeLimit: wire[option.rawValue] = Variant(timeLimit)
+            case .systemRestrictions: wire[option.rawValue] = Variant(systemRestrictions.mapValues(\.rawValue))
+            case .disabledRegions: wire[option.rawValue] = Variant(disabledRegions.map(WireRegion.init))
+            case .restrictions: wire[option.rawValue] = Variant(restrictions.mapValues(\.rawValue))
+            case .presentation: wire[option.rawValue] = Variant(presentation.rawValue)
+            case .autoLock: wire[option.rawValue] = Variant(autoLock)
+            case .interactive: continue
+            }
+        }
+        return wire
     }
 }
 

@@ -22,6 +22,8 @@ extension GuidedAccessService {
             .property(Contract.Session.disabledRegions) { self.read { $0.disabledRegions.map(WireRegion.init) } },
             .property(Contract.Session.passcodeSet) { self.read { $0.passcodeIsSet } },
             .property(Contract.Session.allowedApplications) { self.read { $0.allowedApplications } },
+            .property(Contract.Session.presentation) { self.read { $0.presentation.rawValue } },
+            .property(Contract.Session.autoLock) { self.read { $0.autoLock } },
             .method(Contract.Session.start) { call, app, options in
                 try await self.start(call, app: app, options: options)
             },
@@ -50,6 +52,7 @@ extension GuidedAccessService {
             .method(Contract.Session.registerEnforcer) { call, name, restrictions in
                 try await self.registerEnforcer(call, name: name, restrictions: restrictions)
             },
+            .method(Contract.Session.getLastOptions) { _, app in try self.lastOptions(for: app) },
             .signal(Contract.Session.statusChanged),
             .signal(Contract.Session.timeLimitWarning),
             .signal(Contract.Session.timeExpired),
@@ -58,27 +61,35 @@ extension GuidedAccessService {
 
     private func start(_ call: MethodCall, app typed: String, options raw: [String: Variant]) async throws {
         let app = AppIdentifier.normalized(typed)
-        let options = try Options(raw, allowed: [
-            "time-limit": UInt64.dbusSignature, "system-restrictions": [String: String].dbusSignature,
-            "disabled-regions": [WireRegion].dbusSignature, "restrictions": [String: String].dbusSignature,
-        ])
-        // Regions are validated by their initializer; a bad one is a named error.
-        let regions = try (options.get("disabled-regions", [WireRegion].self) ?? []).map(Region.init)
-        let timeLimit = options.get("time-limit", UInt64.self) ?? 0
-        let systemRestrictions = options.get("system-restrictions", [String: String].self) ?? [:]
-        let restrictions = options.get("restrictions", [String: String].self) ?? [:]
-        try await authorized(call, audit: "start-session", target: app, required: { model in
+        let options = try Options(raw, allowed: StartOption.allCases)
+        // Regions and the presentation are checked as they are read; a bad one is a named error.
+        let regions = try (options.get(.disabledRegions, [WireRegion].self) ?? []).map(Region.init)
+        let presentation = try options.get(.presentation, String.self).map(Presentation.init(parsing:)) ?? .asIs
+        let autoLock = options.get(.autoLock, Int64.self) ?? AutoLock.desktop
+        let timeLimit = options.get(.timeLimit, UInt64.self) ?? 0
+        let systemRestrictions = options.get(.systemRestrictions, [String: String].self) ?? [:]
+        let restrictions = options.get(.restrictions, [String: String].self) ?? [:]
+        try await authorized(call, audit: "start-session", target: app, interactive: options.get(.interactive) ?? false,
+                             required: { model in
             // Bad input is an InvalidArgument, whatever polkit would say.
             try GuidedAccessModel.validateStart(app: app, timeLimit: timeLimit, systemRestrictions: systemRestrictions,
-                                                 disabledRegions: regions, restrictions: restrictions)
+                                                 disabledRegions: regions, restrictions: restrictions, autoLock: autoLock)
             guard !model.enabled else {
                 throw DomainError.alreadyActive("a session locked to \(model.app) is already active; end it first")
             }
             return [.startSession]
         }, change: { model in
             (try model.start(app: app, timeLimit: timeLimit, systemRestrictions: systemRestrictions, disabledRegions: regions,
-                             restrictions: restrictions, now: Date()), ())
+                             restrictions: restrictions, presentation: presentation, autoLock: autoLock, now: Date()), ())
         })
+    }
+
+    /// `GetLastOptions`: what the last `Start` for `app` was given, under
+    /// the options' own keys; `{}` when none is remembered. A read: no polkit.
+    private func lastOptions(for typed: String) throws -> [String: Variant] {
+        let app = AppIdentifier.normalized(typed)
+        try AppIdentifier.validate(app)
+        return read { $0.lastOptions(for: app) }.map(\.wireValue) ?? [:]
     }
 
     private func end(_ call: MethodCall, options raw: [String: Variant]) async throws {

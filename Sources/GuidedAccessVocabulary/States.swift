@@ -56,6 +56,10 @@ public enum SessionProperty: String, Sendable, CaseIterable {
     case passcodeSet = "PasscodeSet"
     /// `AllowedApplications` (as).
     case allowedApplications = "AllowedApplications"
+    /// `Presentation` (s).
+    case presentation = "Presentation"
+    /// `AutoLock` (x).
+    case autoLock = "AutoLock"
 
     /// The D-Bus property name.
     public var propertyName: String { rawValue }

@@ -21,7 +21,8 @@ struct GuidedAccessCLI: AsyncParsableCommand {
                  or it belongs to another app
               6  rate limited: too many wrong passcodes; wait and retry
             """,
-        subcommands: [Status.self, Start.self, End.self, Passcode.self, Restrictions.self, Features.self, Monitor.self]
+        subcommands: [Status.self, Start.self, End.self, LastOptions.self, Passcode.self, Restrictions.self, Features.self,
+                      Monitor.self]
     )
 
     /// Like ArgumentParser's `main()`, but usage errors exit with 2, not 64.

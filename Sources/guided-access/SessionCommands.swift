@@ -18,6 +18,7 @@ struct Status: AsyncParsableCommand {
                 "systemRestrictionSources": status.systemRestrictionSources, "enforcers": status.enforcers,
                 "disabledRegions": status.disabledRegions.map { [Int($0.x), Int($0.y), Int($0.width), Int($0.height)] },
                 "passcodeSet": status.isPasscodeSet, "allowedApplications": status.allowedApplications,
+                "presentation": status.presentation, "autoLock": status.autoLock,
             ] as [String: Any])
             return
         }
@@ -30,8 +31,9 @@ struct Status: AsyncParsableCommand {
                          : "\(formatDuration(status.timeLimit)) (\(formatDuration(status.timeRemaining)) left)"])
             let denied = status.systemRestrictions.filter { $0.value == "deny" }.keys.sorted()
             rows.append(["Denied:", denied.isEmpty ? "nothing" : denied.joined(separator: ", ")])
-            rows.append(["Disabled regions:", status.disabledRegions.isEmpty ? "none"
-                         : status.disabledRegions.map { "\($0.x),\($0.y),\($0.width),\($0.height)" }.joined(separator: " ")])
+            rows.append(["Disabled regions:", formatRegions(status.disabledRegions)])
+            rows.append(["Presentation:", status.presentation])
+            rows.append(["Auto-lock:", formatAutoLock(status.autoLock)])
         }
         rows.append(["Passcode:", status.isPasscodeSet ? "set" : "not set"])
         rows.append(["Allowed apps:", status.allowedApplications.isEmpty ? "none" : status.allowedApplications.joined(separator: ", ")])
@@ -79,6 +81,12 @@ struct Start: AsyncParsableCommand {
     var denyCustom: [String] = []
     @Option(help: ArgumentHelp("A screen region where input is ignored; repeat for more.", valueName: "x,y,w,h"))
     var disableRegion: [GuidedAccessRegion] = []
+    @Option(help: "How the app's windows are shown during the session, as-is by default.")
+    var presentation: GuidedAccessPresentation?
+    @Option(help: ArgumentHelp("Blank the screen after this long without input during the session: 5m, 300 (seconds), "
+                               + "never, or desktop for the desktop's own setting (the default).",
+                               valueName: "seconds|never|desktop"))
+    var autoLock: AutoLockArgument?
     @Flag(help: "Let polkit ask for a password if needed.") var interactive = false
 
     private var deniedSystemRestrictions: [String] {
@@ -99,9 +107,50 @@ struct Start: AsyncParsableCommand {
         let options = GuidedAccessSessionOptions(
             timeLimit: timeLimit?.seconds,
             systemRestrictions: Dictionary(uniqueKeysWithValues: deniedSystemRestrictions.map { ($0, .deny) }),
-            disabledRegions: disableRegion, restrictions: custom)
+            disabledRegions: disableRegion, restrictions: custom, presentation: presentation, autoLock: autoLock?.seconds)
         try await bus.withAdmin { try await $0.start(app: app, options: options, interactive: interactive) }
         emit("Guided Access started for \(app)")
+    }
+}
+
+struct LastOptions: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the options of the last session started for an app.",
+        discussion: "The service keeps them for the 64 most recently locked apps; a start sheet opens with them.")
+
+    @OptionGroup var bus: BusOptions
+    @Argument(help: "The app id (Flatpak id, systemd app id or absolute executable path).") var app: String
+    @Flag(help: "Print JSON ({} when none are kept).") var json = false
+
+    func run() async throws {
+        let remembered = try await bus.withAdmin { try await $0.lastOptions(for: app) }
+        guard let options = remembered else {
+            if json { try emitJSON([String: Any]()) } else { emit("No options kept for \(app)") }
+            return
+        }
+        let denied = options.systemRestrictions.filter { $0.value == .deny }.keys.sorted()
+        let customDenied = options.restrictions.filter { $0.value == .deny }.keys.sorted()
+        let customAllowed = options.restrictions.filter { $0.value == .allow }.keys.sorted()
+        if json {
+            try emitJSON([
+                "timeLimit": options.timeLimit ?? 0,
+                "systemRestrictions": options.systemRestrictions.mapValues(\.rawValue),
+                "disabledRegions": options.disabledRegions.map { [Int($0.x), Int($0.y), Int($0.width), Int($0.height)] },
+                "restrictions": options.restrictions.mapValues(\.rawValue),
+                "presentation": (options.presentation ?? .asIs).rawValue,
+                "autoLock": options.autoLock ?? AutoLock.desktop,
+            ] as [String: Any])
+            return
+        }
+        emit(table([
+            ["Time limit:", options.timeLimit.map(formatDuration) ?? "none"],
+            ["Denied:", denied.isEmpty ? "nothing" : denied.joined(separator: ", ")],
+            ["Disabled regions:", formatRegions(options.disabledRegions)],
+            ["Custom denied:", customDenied.isEmpty ? "nothing" : customDenied.joined(separator: ", ")],
+            ["Custom allowed:", customAllowed.isEmpty ? "nothing" : customAllowed.joined(separator: ", ")],
+            ["Presentation:", (options.presentation ?? .asIs).rawValue],
+            ["Auto-lock:", formatAutoLock(options.autoLock ?? AutoLock.desktop)],
+        ]))
     }
 }
 

@@ -117,6 +117,27 @@ struct TimeLimit: ExpressibleByArgument {
     static var defaultValueDescription: String { "10m|90s|1h30m|600" }
 }
 
+/// `--auto-lock`: `never` (0), `desktop` (-1, the desktop's own), or a
+/// duration as ``TimeLimit`` reads it (`5m`, `300`).
+struct AutoLockArgument: ExpressibleByArgument {
+    let seconds: Int64
+
+    init?(argument: String) {
+        switch argument.lowercased() {
+        case "never": seconds = AutoLock.never
+        case "desktop": seconds = AutoLock.desktop
+        default:
+            guard let duration = TimeLimit(argument: argument), duration.seconds <= UInt64(Int64.max) else { return nil }
+            seconds = Int64(duration.seconds)
+        }
+    }
+
+    static var defaultValueDescription: String { "5m|300|never|desktop" }
+}
+
+/// How the app's windows are shown: `as-is`, `maximized`, `fullscreen`.
+extension GuidedAccessPresentation: ExpressibleByArgument {}
+
 /// `x,y,width,height`.
 extension GuidedAccessRegion: ExpressibleByArgument {
     public init?(argument: String) {
@@ -141,6 +162,20 @@ enum Switch: String, ExpressibleByArgument, CaseIterable {
     }
 
     var isOn: Bool { self == .on }
+}
+
+/// Regions as `x,y,w,h` separated by spaces, or `none`.
+func formatRegions(_ regions: [GuidedAccessRegion]) -> String {
+    regions.isEmpty ? "none" : regions.map { "\($0.x),\($0.y),\($0.width),\($0.height)" }.joined(separator: " ")
+}
+
+/// An `AutoLock` value: `never`, `the desktop's own`, or a duration.
+func formatAutoLock(_ seconds: Int64) -> String {
+    switch seconds {
+    case AutoLock.never: "never"
+    case ..<0: "the desktop's own"
+    default: "after \(formatDuration(UInt64(seconds)))"
+    }
 }
 
 /// Seconds as `1h30m`, `10m`, `45s`.

@@ -4,34 +4,37 @@ import Testing
 
 /// An applier over a dictionary, that records what the state file held
 /// each time it was asked to write.
-private final class RecordingApplier: SystemRestrictionApplier {
-    var values: [String: String] = ["notifications/show-banners": "true", "power-menu/disable-log-out": "false"]
+private final class RecordingApplier: SessionSettingsApplier {
+    var values: [String: String] = ["notifications/show-banners": "true", "power-menu/disable-log-out": "false",
+                                    "session/idle-delay": "300"]
     var stateFileAtApply: [String] = []
     let statePath: String
 
     init(statePath: String) { self.statePath = statePath }
 
     func source(of restriction: SystemRestriction) -> String {
-        settings(for: [restriction]).isEmpty ? "published" : "test:" + settings(for: [restriction]).joined(separator: ",")
+        let settings = settings(for: DesktopDemand(denied: [restriction]))
+        return settings.isEmpty ? "published" : "test:" + settings.joined(separator: ",")
     }
 
-    func settings(for restrictions: Set<SystemRestriction>) -> [String] {
-        restrictions.flatMap { restriction -> [String] in
+    func settings(for demand: DesktopDemand) -> [String] {
+        demand.denied.flatMap { restriction -> [String] in
             switch restriction {
             case .notifications: ["notifications/show-banners"]
             case .powerMenu: ["power-menu/disable-log-out"]
             default: []
             }
-        }
+        } + (demand.autoLock == nil ? [] : ["session/idle-delay"])
     }
 
     func originals(of settings: [String]) -> [String: SavedSetting] {
         Dictionary(uniqueKeysWithValues: settings.map { ($0, SavedSetting(userValue: values[$0])) })
     }
 
-    func apply(_ restrictions: Set<SystemRestriction>) -> [String] {
+    func apply(_ demand: DesktopDemand) -> [String] {
         stateFileAtApply.append((try? String(contentsOfFile: statePath, encoding: .utf8)) ?? "")
-        for id in settings(for: restrictions) { values[id] = "denied" }
+        for id in settings(for: DesktopDemand(denied: demand.denied)) { values[id] = "denied" }
+        if let seconds = demand.autoLock { values["session/idle-delay"] = "\(seconds)" }
         return []
     }
 
@@ -48,7 +51,7 @@ struct DesktopSettingsModelTests {
         try withTemporaryDirectory { directory in
             let model = try makeModel(in: directory)
             let applier = RecordingApplier(statePath: StateStore(directory: directory).path)
-            model.setSystemRestrictionApplier(applier)
+            model.setSessionSettingsApplier(applier)
             #expect(model.systemRestrictionSources["keyboards"] == "published")
             #expect(model.systemRestrictionSources["notifications"] == "test:notifications/show-banners")
 
@@ -63,7 +66,30 @@ struct DesktopSettingsModelTests {
             #expect(applier.values["power-menu/disable-log-out"] == "denied")
 
             _ = try model.end(now: at(10))
-            #expect(applier.values == ["notifications/show-banners": "true", "power-menu/disable-log-out": "false"])
+            #expect(applier.values == ["notifications/show-banners": "true", "power-menu/disable-log-out": "false",
+                                       "session/idle-delay": "300"])
+            #expect(model.persistentState.desktopOriginals == nil)
+        }
+    }
+
+    @Test("auto-lock: its settings' originals are saved before the write, put back at End; -1 writes nothing")
+    func autoLockIsAppliedAndRestored() throws {
+        try withTemporaryDirectory { directory in
+            let model = try makeModel(in: directory)
+            let applier = RecordingApplier(statePath: StateStore(directory: directory).path)
+            model.setSessionSettingsApplier(applier)
+
+            _ = try model.start(app: "/usr/bin/kiosk", autoLock: AutoLock.desktop, now: t0)
+            #expect(applier.stateFileAtApply.isEmpty, "the desktop's own auto-lock: nothing to write")
+            #expect(model.persistentState.desktopOriginals == nil)
+            _ = try model.end(now: at(1))
+
+            _ = try model.start(app: "/usr/bin/kiosk", autoLock: AutoLock.never, now: at(2))
+            #expect(applier.values["session/idle-delay"] == "0")
+            #expect(applier.stateFileAtApply.last?.contains("\"session/idle-delay\"") == true)
+            #expect(model.persistentState.desktopOriginals == ["session/idle-delay": SavedSetting(userValue: "300")])
+            _ = try model.end(now: at(3))
+            #expect(applier.values["session/idle-delay"] == "300")
             #expect(model.persistentState.desktopOriginals == nil)
         }
     }
@@ -77,7 +103,7 @@ struct DesktopSettingsModelTests {
             let model = try makeModel(in: directory)
             let applier = RecordingApplier(statePath: StateStore(directory: directory).path)
             applier.values["notifications/show-banners"] = "denied"
-            model.setSystemRestrictionApplier(applier)
+            model.setSessionSettingsApplier(applier)
             model.settleDesktop()
             #expect(applier.values["notifications/show-banners"] == nil, "reset to the default")
             #expect(try StateStore(directory: directory).load(now: t0).state.desktopOriginals == nil)

@@ -180,6 +180,102 @@ struct DesktopSettingsTests {
         }
     }
 
+    /// The two keys a session's auto-lock writes.
+    static let idleDelay = ("org.gnome.desktop.session", "idle-delay")
+    static let screenLock = ("org.gnome.desktop.screensaver", "lock-enabled")
+
+    @Test("auto-lock: idle-delay and lock-enabled written at Start after saving the originals, an outside write put back, End restores exactly",
+          .enabled(if: canRun && Requirements.canRunPolkit, Requirements.polkitReason))
+    func autoLockAppliesAndRestores() async throws {
+        try await withHarness(.init(polkit: .real())) { h in
+            // idle-delay carries the user's own value, lock-enabled is at its default.
+            try await h.gsettingsSet(Self.idleDelay.0, Self.idleDelay.1, "600")
+            let before = try await h.dconf(["dump", "/"]).stdout
+
+            let start = try await h.gdbus(GA.session, "Start", ["'org.example.Kiosk'", "{'auto-lock': <int64 120>}"])
+            #expect(start.ok, "\(start)")
+            #expect(try await h.gsettingsGet(Self.idleDelay.0, Self.idleDelay.1) == "uint32 120")
+            #expect(try await h.gsettingsGet(Self.screenLock.0, Self.screenLock.1) == "false")
+            let state = try String(contentsOf: h.stateDirectory.appendingPathComponent("state.json"), encoding: .utf8)
+            #expect(state.contains("org.gnome.desktop.session/idle-delay") && state.contains("org.gnome.desktop.screensaver/lock-enabled"),
+                    "originals are in the state file")
+
+            // GNOME Settings changing the delay or turning the lock back on is undone.
+            try await h.gsettingsSet(Self.idleDelay.0, Self.idleDelay.1, "900")
+            try await h.gsettingsSet(Self.screenLock.0, Self.screenLock.1, "true")
+            #expect(try await eventually(timeout: .seconds(2)) {
+                let delay = try await h.gsettingsGet(Self.idleDelay.0, Self.idleDelay.1)
+                let lock = try await h.gsettingsGet(Self.screenLock.0, Self.screenLock.1)
+                return delay == "uint32 120" && lock == "false"
+            })
+
+            #expect(try await h.gdbus(GA.session, "End", ["{}"]).ok)
+            #expect(try await h.dconf(["dump", "/"]).stdout == before)
+            let after = try String(contentsOf: h.stateDirectory.appendingPathComponent("state.json"), encoding: .utf8)
+            #expect(!after.contains("desktopOriginals"))
+        }
+    }
+
+    @Test("auto-lock -1 or absent (the desktop's own) writes nothing",
+          .enabled(if: canRun && Requirements.canRunPolkit, Requirements.polkitReason))
+    func autoLockDesktopWritesNothing() async throws {
+        try await withHarness(.init(polkit: .real())) { h in
+            try await h.gsettingsSet(Self.idleDelay.0, Self.idleDelay.1, "600")
+            let before = try await h.dconf(["dump", "/"]).stdout
+            for options in ["{'auto-lock': <int64 -1>}", "{'presentation': <'fullscreen'>}"] {
+                #expect(try await h.gdbus(GA.session, "Start", ["'org.example.Kiosk'", options]).ok)
+                #expect(try await h.connect().property(GA.session, "AutoLock") == .int64(-1))
+                #expect(try await h.dconf(["dump", "/"]).stdout == before, "\(options)")
+                let state = try String(contentsOf: h.stateDirectory.appendingPathComponent("state.json"), encoding: .utf8)
+                #expect(!state.contains("desktopOriginals"), "\(options)")
+                #expect(try await h.gdbus(GA.session, "End", ["{}"]).ok)
+                #expect(try await h.dconf(["dump", "/"]).stdout == before, "\(options)")
+            }
+        }
+    }
+
+    @Test("auto-lock and kill -9 mid-session: the restarted daemon keeps the keys, End leaves dconf exactly as before",
+          .enabled(if: canRun && Requirements.canRunPolkit, Requirements.polkitReason))
+    func autoLockSurvivesKill() async throws {
+        try await withHarness(.init(polkit: .real())) { h in
+            try await h.gsettingsSet(Self.screenLock.0, Self.screenLock.1, "true")
+            let before = try await h.dconf(["dump", "/"]).stdout
+            let start = try await h.gdbus(GA.session, "Start", ["'org.example.Kiosk'", "{'auto-lock': <int64 0>, "
+                                                                + "'system-restrictions': <{'notifications': 'deny'}>}"])
+            #expect(start.ok, "\(start)")
+            #expect(try await h.gsettingsGet(Self.idleDelay.0, Self.idleDelay.1) == "uint32 0")
+            try await h.killDaemon()
+            // Changed while no daemon runs: the restarted one puts the session's values back.
+            try await h.gsettingsSet(Self.idleDelay.0, Self.idleDelay.1, "300")
+            try await h.gsettingsSet(Self.screenLock.0, Self.screenLock.1, "true")
+            try await h.startDaemon()
+            #expect(try await h.gsettingsGet(Self.idleDelay.0, Self.idleDelay.1) == "uint32 0")
+            #expect(try await h.gsettingsGet(Self.screenLock.0, Self.screenLock.1) == "false")
+            #expect(try await h.connect().property(GA.session, "AutoLock") == .int64(0))
+            #expect(try await h.gdbus(GA.session, "End", ["{}"]).ok)
+            #expect(try await h.dconf(["dump", "/"]).stdout == before)
+        }
+    }
+
+    @Test("auto-lock without the session and screensaver schemas: the session starts, nothing is written, logged once",
+          .enabled(if: canRun && Requirements.canRunPolkit, Requirements.polkitReason))
+    func autoLockWithoutSchemas() async throws {
+        let data = try await Self.onlyInterfaceSchemas()
+        defer { try? FileManager.default.removeItem(at: data) }
+        try await withHarness(.init(polkit: .real(), schemaDataDirectories: data.path)) { h in
+            let before = try await h.dconf(["dump", "/"]).stdout
+            let start = try await h.gdbus(GA.session, "Start", ["'org.example.Kiosk'", "{'auto-lock': <int64 60>}"])
+            #expect(start.ok, "\(start)")
+            #expect(try await h.connect().property(GA.session, "AutoLock") == .int64(60))
+            #expect(try await h.dconf(["dump", "/"]).stdout == before)
+            #expect(try await h.gdbus(GA.session, "End", ["{}"]).ok)
+            for schema in [Self.idleDelay.0, Self.screenLock.0] {
+                #expect(h.log().components(separatedBy: "schema \(schema) is not installed").count == 2, "logged once: \(h.log())")
+            }
+            #expect(!h.log().contains("level=error"), "\(h.log())")
+        }
+    }
+
     @Test("LockedFeatures: the daemon writes the locked value, and an outside write against it is put back within 1 s and audited",
           .enabled(if: canRun, reason))
     func lockedFeaturesArePutBack() async throws {
@@ -201,16 +297,8 @@ struct DesktopSettingsTests {
     @Test("schemas that are not installed leave their features to the service and their restrictions published",
           .enabled(if: canRun, reason))
     func missingSchemas() async throws {
-        // Only gsettings-desktop-schemas' interface schema is installed.
-        let data = URL(fileURLWithPath: "/tmp").appendingPathComponent("ga-schemas-\(UUID().uuidString.prefix(8))")
-        let schemas = data.appendingPathComponent("glib-2.0/schemas")
-        try FileManager.default.createDirectory(at: schemas, withIntermediateDirectories: true)
+        let data = try await Self.onlyInterfaceSchemas()
         defer { try? FileManager.default.removeItem(at: data) }
-        for name in ["org.gnome.desktop.interface.gschema.xml", "org.gnome.desktop.enums.xml"] {
-            try FileManager.default.copyItem(atPath: "/usr/share/glib-2.0/schemas/\(name)", toPath: schemas.appendingPathComponent(name).path)
-        }
-        let compile = try await ProcessRunner.run(["glib-compile-schemas", schemas.path], timeout: .seconds(20))
-        #expect(compile.status == 0, "\(compile.stderr)")
 
         try await withHarness(.init(schemaDataDirectories: data.path)) { h in
             let client = try h.connect()
@@ -255,6 +343,22 @@ struct DesktopSettingsTests {
             let keyfile = h.desktop.configHome.appendingPathComponent("glib-2.0/settings/keyfile")
             #expect((try? String(contentsOf: keyfile, encoding: .utf8))?.contains("screen-magnifier-enabled=true") == true)
         }
+    }
+}
+
+extension DesktopSettingsTests {
+    /// A data directory in which only gsettings-desktop-schemas' interface
+    /// schema is installed (compiled); the caller removes it.
+    static func onlyInterfaceSchemas() async throws -> URL {
+        let data = URL(fileURLWithPath: "/tmp").appendingPathComponent("ga-schemas-\(UUID().uuidString.prefix(8))")
+        let schemas = data.appendingPathComponent("glib-2.0/schemas")
+        try FileManager.default.createDirectory(at: schemas, withIntermediateDirectories: true)
+        for name in ["org.gnome.desktop.interface.gschema.xml", "org.gnome.desktop.enums.xml"] {
+            try FileManager.default.copyItem(atPath: "/usr/share/glib-2.0/schemas/\(name)", toPath: schemas.appendingPathComponent(name).path)
+        }
+        let compile = try await ProcessRunner.run(["glib-compile-schemas", schemas.path], timeout: .seconds(20))
+        guard compile.status == 0 else { throw HarnessError("glib-compile-schemas \(schemas.path) failed: \(compile.stderr)") }
+        return data
     }
 }
 

@@ -94,6 +94,7 @@ struct IntrospectionTests {
                 (".TimeRemaining", "property", "t"), (".SystemRestrictions", "property", "a{ss}"),
                 (".DisabledRegions", "property", "a(iiii)"), (".PasscodeSet", "property", "b"),
                 (".AllowedApplications", "property", "as"), (".Sources", "property", "a{ss}"),
+                (".Presentation", "property", "s"), (".AutoLock", "property", "x"), (".GetLastOptions", "method", "s"),
                 (".ScreenReader", "property", "b"), (".VisualBell", "property", "b"),
                 (".StatusChanged", "signal", "b"), (".TimeLimitWarning", "signal", "t"), (".TimeExpired", "signal", "-"),
                 (".RestrictionChanged", "signal", "ss"),
@@ -105,6 +106,8 @@ struct IntrospectionTests {
             #expect(row(".TimeRemaining")?.last != "emits-change")
             #expect(row(".List").map { $0.count >= 4 && $0[3] == "a(sssssb)" } == true)
             #expect(row(".Register").map { $0.count >= 4 && $0[3] == "ao" } == true)
+            #expect(row(".GetLastOptions").map { $0.count >= 4 && $0[3] == "a{sv}" } == true)
+            #expect(row(".Presentation")?.last == "emits-change" && row(".AutoLock")?.last == "emits-change")
 
             let objectIntrospect = try await h.busctl(["introspect", GA.busName, objectPath, GA.restriction])
             #expect(objectIntrospect.ok, "\(objectIntrospect)")
@@ -119,6 +122,8 @@ struct IntrospectionTests {
             #expect(try await h.busctl(getProperty(GA.session, "TimeLimit")).output == "t 0")
             #expect(try await h.busctl(getProperty(GA.session, "DisabledRegions")).output == "a(iiii) 0")
             #expect(try await h.busctl(getProperty(GA.session, "AllowedApplications")).output == "as 0")
+            #expect(try await h.busctl(getProperty(GA.session, "Presentation")).output == #"s "as-is""#)
+            #expect(try await h.busctl(getProperty(GA.session, "AutoLock")).output == "x -1")
             let system = try await h.busctl(["--json=short"] + getProperty(GA.session, "SystemRestrictions"))
             let json = try JSONSerialization.jsonObject(with: Data(system.stdout.utf8)) as? [String: Any]
             #expect(json?["type"] as? String == "a{ss}")

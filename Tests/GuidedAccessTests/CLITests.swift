@@ -17,7 +17,9 @@ struct CLITests {
         try #require(FileManager.default.isExecutableFile(atPath: cli), "build guided-access first")
         for arguments in [["start"], ["start", "--app", "x", "--time-limit", "5q"], ["start", "--app", "x", "--deny", "toaster"],
                           ["start", "--app", "x", "--disable-region", "1,2,3"], ["features", "set", "Bogus", "on"],
-                          ["features", "set", "reduce-motion", "maybe"], ["restrictions", "deny"], ["frobnicate"]] {
+                          ["features", "set", "reduce-motion", "maybe"], ["restrictions", "deny"], ["frobnicate"],
+                          ["start", "--app", "x", "--presentation", "stretched"], ["start", "--app", "x", "--auto-lock", "soon"],
+                          ["last-options"]] {
             let result = try await ProcessRunner.run([cli] + arguments + ["--address", "unix:path=/nonexistent"])
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
             #expect(!result.stderr.isEmpty)
@@ -118,6 +120,54 @@ struct CLITests {
         result = try await fixture.cli(["status", "--json"])
         status = try #require(try Self.json(result.stdout) as? [String: Any])
         #expect(status["enabled"] as? Bool == false)
+    }
+
+    @Test("start --presentation --auto-lock, status shows them, last-options (table and JSON)",
+          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
+    func presentationAutoLockAndLastOptions() async throws {
+        let fixture = try await ServiceFixture.start(polkit: true)
+        defer { fixture.stop() }
+
+        var result = try await fixture.cli(["last-options", "/usr/bin/kiosk"])
+        #expect(result.status == 0 && result.stdout.contains("No options kept for /usr/bin/kiosk"), "\(result.stdout)\(result.stderr)")
+        result = try await fixture.cli(["last-options", "/usr/bin/kiosk", "--json"])
+        #expect((try Self.json(result.stdout) as? [String: Any])?.isEmpty == true, "\(result.stdout)")
+
+        result = try await fixture.cli(["start", "--app", "/usr/bin/kiosk", "--time-limit", "10m", "--deny", "touch",
+                                        "--disable-region", "5,6,7,8", "--deny-custom", "org.example.kiosk.buy",
+                                        "--presentation", "fullscreen", "--auto-lock", "never"])
+        #expect(result.status == 0, "\(result.stderr)\n\(fixture.daemonLog())")
+        var status = try #require(try Self.json(try await fixture.cli(["status", "--json"]).stdout) as? [String: Any])
+        #expect(status["presentation"] as? String == "fullscreen" && status["autoLock"] as? Int == 0)
+        result = try await fixture.cli(["status"])
+        #expect(result.stdout.contains("Presentation:") && result.stdout.contains("fullscreen"), "\(result.stdout)")
+        #expect(result.stdout.contains("Auto-lock:") && result.stdout.contains("never"), "\(result.stdout)")
+        result = try await fixture.cli(["end"])
+        #expect(result.status == 0, "\(result.stderr)")
+
+        result = try await fixture.cli(["last-options", "/usr/bin/kiosk"])
+        #expect(result.status == 0, "\(result.stderr)")
+        for expected in ["10m", "touch", "5,6,7,8", "org.example.kiosk.buy", "fullscreen", "never"] {
+            #expect(result.stdout.contains(expected), "\(expected): \(result.stdout)")
+        }
+        result = try await fixture.cli(["last-options", "/usr/bin/kiosk", "--json"])
+        let options = try #require(try Self.json(result.stdout) as? [String: Any], "\(result.stdout)")
+        #expect(options["timeLimit"] as? Int == 600 && options["presentation"] as? String == "fullscreen")
+        #expect(options["autoLock"] as? Int == 0)
+        #expect((options["systemRestrictions"] as? [String: String])?.count == 8)
+        #expect(options["disabledRegions"] as? [[Int]] == [[5, 6, 7, 8]])
+        #expect(options["restrictions"] as? [String: String] == ["org.example.kiosk.buy": "deny"])
+
+        result = try await fixture.cli(["start", "--app", "/usr/bin/kiosk", "--auto-lock", "5m"])
+        #expect(result.status == 0, "\(result.stderr)")
+        status = try #require(try Self.json(try await fixture.cli(["status", "--json"]).stdout) as? [String: Any])
+        #expect(status["autoLock"] as? Int == 300 && status["presentation"] as? String == "as-is")
+        _ = try await fixture.cli(["end"])
+        result = try await fixture.cli(["start", "--app", "/usr/bin/kiosk", "--auto-lock", "25h"])
+        #expect(result.status == 2, "a value the service refuses is a usage error: \(result.stderr)")
+        #expect(result.stderr.contains("auto-lock of 90000 seconds"), "\(result.stderr)")
+        result = try await fixture.cli(["last-options", "kiosk/relative"])
+        #expect(result.status == 2, "\(result.stderr)")
     }
 
     @Test("restrictions and features: list (table and JSON), deny, allow, reset, set",

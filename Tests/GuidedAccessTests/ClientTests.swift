@@ -181,6 +181,36 @@ struct ClientTests {
         #expect(await next(statuses) == false)
     }
 
+    @Test("GuidedAccessAdmin: start with presentation and auto-lock, status shows them, lastOptions gives the Start back",
+          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
+    func lastOptionsRoundTrip() async throws {
+        let fixture = try await ServiceFixture.start(polkit: true)
+        defer { fixture.stop() }
+        let admin = try fixture.admin()
+        defer { admin.close() }
+        #expect(try await admin.lastOptions(for: "/usr/bin/kiosk") == nil)
+        let options = GuidedAccessSessionOptions(
+            timeLimit: 600, systemRestrictions: ["touch": .deny], disabledRegions: [.init(x: 1, y: 2, width: 3, height: 4)],
+            restrictions: ["org.example.kiosk.buy": .deny, "org.example.kiosk.print": .allow],
+            presentation: .maximized, autoLock: 300)
+        try await admin.start(app: "/usr/bin/kiosk", options: options)
+        let status = try await admin.status()
+        #expect(status.presentation == "maximized" && status.autoLock == 300)
+        try await admin.end()
+        #expect(try await admin.status().presentation == "as-is")
+        #expect(try await admin.status().autoLock == AutoLock.desktop)
+
+        var expected = options
+        for restriction in GuidedAccessSystemRestriction.allCases where restriction != .touch {
+            expected.systemRestrictions[restriction.rawValue] = .allow
+        }
+        #expect(try await admin.lastOptions(for: "/usr/bin/kiosk") == expected)
+        // What came back starts the same session again.
+        try await admin.start(app: "/usr/bin/kiosk", options: try #require(try await admin.lastOptions(for: "/usr/bin/kiosk")))
+        #expect(try await admin.lastOptions(for: "/usr/bin/kiosk") == expected)
+        #expect(try await admin.status().presentation == "maximized")
+    }
+
     @Test("configureForGuidedAccess is .permissionDenied for an app that is neither locked nor admin",
           .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
     func configurePermissionDenied() async throws {
