@@ -53,6 +53,9 @@ SHEET_HELPERS = r"""
         focus(name) {
             ga.named(name).grab_key_focus();
         },
+        closeSheet() {
+            ga.sheet()?.close();
+        },
         clickButton(label) {
             const sheet = ga.sheet();
             const button = descendants(sheet).find(a => a.mapped && a.label === label);
@@ -97,7 +100,7 @@ SHEET_HELPERS = r"""
 })()
 """
 
-KEYS = {'Tab': 0xff09, 'space': 0x20, 'Return': 0xff0d, 'Escape': 0xff1b, 'Right': 0xff53, 'Down': 0xff54,
+KEYS = {'Delete': 0xffff, 'Tab': 0xff09, 'space': 0x20, 'Return': 0xff0d, 'Escape': 0xff1b, 'Right': 0xff53, 'Down': 0xff54,
         'Shift_L': 0xffe1}
 FIGURE_RUNS = 20
 
@@ -116,6 +119,8 @@ class StartSheetCases:
 
     def key(self, name, modifiers=()):
         self.js(f'global._ga.tap([{", ".join(str(KEYS[m]) for m in modifiers)}], {KEYS[name]})')
+        # The shell handles the virtual device's events after Eval returns.
+        time.sleep(0.08)
 
     def open_sheet(self, app='app-a'):
         self.c.activate(app)
@@ -198,8 +203,8 @@ class StartSheetCases:
         if self.js('global._ga.checked("Chat in app-a")') is not True:
             raise AssertionError('control: "Chat in app-a" is not on (allowed) before it is switched off')
         self.press('Chat in app-a')
-        if self.js('global._ga.checked("Chat in app-a")') is not False:
-            raise AssertionError('Space did not switch "Chat in app-a" off')
+        wait_for(lambda: self.js('global._ga.checked("Chat in app-a")') is False, 2,
+                 what='Space to switch "Chat in app-a" off')
         heard_before = [r for r in self.restriction_log() if r[1] == 'deny']
         self.start_and_wait(regions=1)
         (x, y, width, height), = [tuple(int(v) for v in r) for r in self.c.prop('DisabledRegions')]
@@ -243,6 +248,7 @@ class StartSheetCases:
             raise AssertionError('control: app-a is full screen before the session')
         self.open_sheet('app-a')
         self.press('Full Screen')
+        wait_for(lambda: self.js('global._ga.checked("Full Screen")'), 2, what='Full Screen chosen')
         self.start_and_wait(regions=1)
         wait_for(lambda: self.js('global._ga.fullscreen("app-a")'), 5, what='app-a full screen')
         during = self.c.window('app-a')
@@ -262,8 +268,10 @@ class StartSheetCases:
         added and moved, a switch turned, Start."""
         self.open_sheet('app-a')
         # The last options brought a region and Full Screen; take them away.
-        self.tab_to('Remove this region')
-        self.key('Return')
+        self.tab_to('Switched-off region 1')
+        self.key('Delete')
+        if self.js('global._ga.namedLike("Switched-off region")'):
+            raise AssertionError('Delete did not remove the focused region')
         self.tab_to('As It Is')
         self.key('space')
         self.tab_to('Add Region')
@@ -338,9 +346,9 @@ class StartSheetCases:
             self.js("global._ga.clickButton('Set Passcode and Start')")
             wait_for(lambda: 'Start Without Passcode' in self.js('global._ga.buttons()'), 10,
                      what='the offer to start without a passcode')
+            refused = self.js('global._ga.message()')
             self.js("global._ga.clickButton('Start Without Passcode')")
             wait_for(lambda: self.c.prop('Enabled'), 30, what='the session to start')
-            refused = self.js('global._ga.message()')
         finally:
             os.unlink(deny)
         self.c.service().SetPasscode(self.passcode, timeout=30)
