@@ -8,7 +8,7 @@ import St from 'gi://St';
 import Clutter from 'gi://Clutter';
 import Meta from 'gi://Meta';
 import Shell from 'gi://Shell';
-import {Extension, gettext as _} from 'resource:///org/gnome/shell/extensions/extension.js';
+import {Extension, gettext as _, ngettext} from 'resource:///org/gnome/shell/extensions/extension.js';
 import * as Main from 'resource:///org/gnome/shell/ui/main.js';
 import * as ModalDialog from 'resource:///org/gnome/shell/ui/modalDialog.js';
 import * as PanelMenu from 'resource:///org/gnome/shell/ui/panelMenu.js';
@@ -21,6 +21,7 @@ export default class GuidedAccessExtension extends Extension {
             Gio, GLib, St, Clutter, Meta, Shell, Main, ModalDialog, PanelMenu,
             settings: this.getSettings(),
             _,
+            ngettext,
         });
         this._enforcer.enable();
     }

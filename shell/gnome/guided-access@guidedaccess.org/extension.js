@@ -26,10 +26,12 @@ class GuidedAccessExtension {
         this._module.then(({Enforcer}) => {
             if (!this._wanted || this._enforcer !== null)
                 return;
+            const domain = imports.gettext.domain('guided-access');
             this._enforcer = new Enforcer({
                 Gio, GLib, St, Clutter, Meta, Shell, Main, ModalDialog, PanelMenu,
                 settings: ExtensionUtils.getSettings(),
-                _: imports.gettext.domain('guided-access').gettext,
+                _: domain.gettext,
+                ngettext: domain.ngettext,
             });
             this._enforcer.enable();
         }).catch(error => logError(error, 'Guided Access: cannot load lib/enforcer.js'));

@@ -5,11 +5,13 @@
 //
 // Prints one line per test and "N passed, N failed"; exits 1 on a failure.
 import Gio from 'gi://Gio';
+import GLib from 'gi://GLib';
 import Gtk from 'gi://Gtk?version=3.0';
 
 import {bindingAllowed, OWN_WINDOW_BINDINGS, VOLUME_KEYSYMS} from '../guided-access@guidedaccess.org/lib/keybindingPolicy.js';
 import {RelaunchBudget} from '../guided-access@guidedaccess.org/lib/relaunchBudget.js';
 import {Overrides} from '../guided-access@guidedaccess.org/lib/overrides.js';
+import {SOUND_KEY, SPEECH_KEY, THEME_SOUND, TimeAlerts, spokenTimeLeft} from '../guided-access@guidedaccess.org/lib/timeAlerts.js';
 
 const results = [];
 
@@ -138,6 +140,69 @@ test('Overrides puts back own properties, shadowed methods and set values, newes
     expect(object.own === 'own' && object.value === 1, `values not restored: ${object.own}, ${object.value}`);
     expect(order.join() === 'second,first', `undone in order ${order}`);
     expect(overrides.empty, 'not empty after restore');
+});
+
+const gettext = {_: text => text, ngettext: (one, many, n) => (n === 1 ? one : many)};
+
+test('the time left is spoken in minutes from a minute on, else in seconds', () => {
+    const said = [300, 60, 10, 1, 89].map(seconds => spokenTimeLeft(seconds, gettext));
+    const expected = ['Guided Access ends in 5 minutes.', 'Guided Access ends in 1 minute.',
+        'Guided Access ends in 10 seconds.', 'Guided Access ends in 1 second.', 'Guided Access ends in 1 minute.'];
+    expect(said.join('|') === expected.join('|'), said.join('|'));
+});
+
+// Runs the main loop until `done()` or `ms` pass.
+function waitUntil(done, ms) {
+    const context = GLib.MainContext.default();
+    const end = GLib.get_monotonic_time() + ms * 1000;
+    while (!done() && GLib.get_monotonic_time() < end)
+        context.iteration(false) || GLib.usleep(5000);
+    return done();
+}
+
+test('time-limit alerts: sound and/or spd-say as set; speech without spd-say plays the sound', () => {
+    const played = [];
+    globalThis.global = {display: {get_sound_player: () => ({play_from_theme: name => played.push(name)})}};
+    const directory = GLib.dir_make_tmp('ga-unit-XXXXXX');
+    const said = `${directory}/said`;
+    const speaker = Gio.File.new_for_path(`${directory}/bin/spd-say`);
+    speaker.get_parent().make_directory(null);
+    speaker.replace_contents(`#!/bin/sh\nprintf '%s|' "$@" > ${said}\n`, null, false, Gio.FileCreateFlags.NONE, null);
+    GLib.spawn_command_line_sync(`chmod +x ${speaker.get_path()}`);
+    const path = GLib.getenv('PATH');
+    const keys = {};
+    const settings = {get_boolean: key => keys[key]};
+    const alerts = new TimeAlerts({Gio, GLib, settings, ...gettext});
+    try {
+        keys[SOUND_KEY] = true;
+        keys[SPEECH_KEY] = false;
+        GLib.setenv('PATH', `${directory}/bin:${path}`, true);
+        alerts.announce(60);
+        expect(played.join() === THEME_SOUND, `sound only: played ${played}`);
+        expect(!waitUntil(() => GLib.file_test(said, GLib.FileTest.EXISTS), 300), 'spoke with speech off');
+
+        keys[SOUND_KEY] = false;
+        keys[SPEECH_KEY] = true;
+        alerts.announce(300);
+        expect(waitUntil(() => GLib.file_test(said, GLib.FileTest.EXISTS), 5000), 'spd-say was not run');
+        const words = new TextDecoder().decode(GLib.file_get_contents(said)[1]);
+        expect(words === '--|Guided Access ends in 5 minutes.|', `spd-say got ${words}`);
+        expect(played.length === 1, 'played a sound with sound off and spd-say installed');
+
+        GLib.setenv('PATH', '/nonexistent', true);
+        alerts.announce(10);
+        expect(played.length === 2, 'speech without spd-say was silent');
+
+        keys[SPEECH_KEY] = false;
+        alerts.announce(10);
+        expect(played.length === 2, 'a sound with both off');
+    } finally {
+        GLib.setenv('PATH', path, true);
+        alerts.destroy();
+        delete globalThis.global;
+        GLib.spawn_command_line_sync(`rm -rf ${directory}`);
+    }
+    return `spd-say got "Guided Access ends in 5 minutes."`;
 });
 
 const failed = results.filter(ok => !ok).length;
