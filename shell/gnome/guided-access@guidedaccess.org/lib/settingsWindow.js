@@ -112,8 +112,7 @@ class PasscodeGroup {
         for (const row of [this._status, this._first, this._second, this._action, this._message.row])
             this.group.add(row);
 
-        const typed = () => (this._button.sensitive = !this._busy &&
-            this._first.text !== '' && this._second.text !== '');
+        const typed = () => this._syncButton();
         this._first.connect('changed', typed);
         this._second.connect('changed', typed);
         this._first.connect('entry-activated', () => this._second.grab_focus());
@@ -123,12 +122,20 @@ class PasscodeGroup {
         this.update();
     }
 
+    // Each control, not only the group: GTK 4.8 tells assistive technology
+    // a widget's own sensitivity, not its parents'.
     update() {
         const {_} = this._deps;
         const set = this._bus.passcodeSet;
         this._status.subtitle = set ? _('Set') : _('Not set: ending a session needs an administrator');
         this._button.label = set ? _('Change Passcode') : _('Set Passcode');
-        this.group.sensitive = this._bus.reachable;
+        this.group.sensitive = this._first.sensitive = this._second.sensitive = this._bus.reachable;
+        this._syncButton();
+    }
+
+    _syncButton() {
+        this._button.sensitive = this._bus.reachable && !this._busy &&
+            this._first.text !== '' && this._second.text !== '';
     }
 
     async _set() {
@@ -152,7 +159,7 @@ class PasscodeGroup {
             this._message.show(format(_('The passcode was not set: %s'), error.message), true);
         } finally {
             this._busy = false;
-            this._button.sensitive = this._first.text !== '' && this._second.text !== '';
+            this._syncButton();
         }
     }
 }
@@ -267,21 +274,27 @@ function appLabel({Gio, GLib}, app) {
 }
 
 // One app's custom restrictions: an expander with a switch per restriction
-// (on = allowed) and Reset in its header.
+// (on = allowed) and Reset in its header; open from the start when there
+// are few apps, so that nothing needs opening to be seen.
+const APPS_SHOWN_OPEN = 3;
+
 class AppRestrictions {
-    constructor(deps, bus, app, report) {
+    constructor(deps, bus, app, report, expanded) {
         const {Adw, Gtk, _} = deps;
         this._deps = deps;
         this._bus = bus;
         this._report = report;
         const label = appLabel(deps, app);
         this.app = app;
-        this.row = new Adw.ExpanderRow({title: label, subtitle: label === app ? '' : app, use_markup: false});
+        this.row = new Adw.ExpanderRow({
+            title: label, subtitle: label === app ? '' : app, use_markup: false, expanded,
+        });
         const reset = new Gtk.Button({label: _('Reset'), valign: Gtk.Align.CENTER});
         reset.tooltip_text = _('Allow all of them again');
         accessibleLabel(deps, reset, format(_('Reset the restrictions of %s'), label));
         reset.connect('clicked', () => this._reset());
         this.row.add_action(reset);
+        this._resetButton = reset;
         this._label = label;
         this._entries = new Map(); // identifier → {row, toggle, syncing, pending}
     }
@@ -310,6 +323,13 @@ class AppRestrictions {
         const running = restrictions.some(restriction => restriction.registered);
         this.row.subtitle = running ? this._appSubtitle() : [this._appSubtitle(), _('not running')]
             .filter(text => text !== '').join(' · ');
+    }
+
+    // Each control (see PasscodeGroup.update).
+    setSensitive(sensitive) {
+        this._resetButton.sensitive = sensitive;
+        for (const entry of this._entries.values())
+            entry.toggle.sensitive = sensitive;
     }
 
     _appSubtitle() {
@@ -385,7 +405,7 @@ class AppsGroup {
             let view = this._apps.get(app);
             if (view === undefined) {
                 view = new AppRestrictions(this._deps, this._bus, app, (text, isError) =>
-                    this._message.show(text, isError));
+                    this._message.show(text, isError), this._apps.size < APPS_SHOWN_OPEN);
                 this._apps.set(app, view);
                 this.group.add(view.row);
             }
@@ -402,6 +422,8 @@ class AppsGroup {
 
     sync() {
         this.group.sensitive = this._bus.reachable;
+        for (const view of this._apps.values())
+            view.setSensitive(this._bus.reachable);
     }
 }
 
