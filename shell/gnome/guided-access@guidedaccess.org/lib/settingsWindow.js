@@ -10,10 +10,11 @@
 //            Reset), the managed AllowedApplications (read only)
 //
 // Built from Adw rows like gnome-shell-extensions' auto-move-windows: each
-// control is a row, so its title is its accessible name and Tab, Space and
-// Enter work it; a switch or button beside a row is also labelled for
-// assistive technology. What needs the daemon is greyed out, with a
-// message and "Try Again", while the daemon cannot be reached.
+// control is a row or in one, so Tab, Space and Enter work it and a title
+// names it for assistive technology (a switch is its row's activatable
+// widget, labelled by the title; a button is named by its label, Reset by
+// an accessible label of its own). What needs the daemon is greyed out,
+// with a message and "Try Again", while the daemon cannot be reached.
 
 import {format} from './formatting.js';
 import {SettingsBus} from './settingsBus.js';
