@@ -9,7 +9,7 @@ import Clutter from 'gi://Clutter';
 import Meta from 'gi://Meta';
 import Shell from 'gi://Shell';
 import Atk from 'gi://Atk';
-import {Extension, gettext as _} from 'resource:///org/gnome/shell/extensions/extension.js';
+import {Extension, gettext as _, ngettext} from 'resource:///org/gnome/shell/extensions/extension.js';
 import * as Main from 'resource:///org/gnome/shell/ui/main.js';
 import * as ModalDialog from 'resource:///org/gnome/shell/ui/modalDialog.js';
 import * as PanelMenu from 'resource:///org/gnome/shell/ui/panelMenu.js';
@@ -24,6 +24,7 @@ export default class GuidedAccessExtension extends Extension {
             settings: this.getSettings(),
             uuid: this.uuid,
             _,
+            ngettext,
         });
         this._enforcer.enable();
     }

@@ -27,11 +27,13 @@ class GuidedAccessExtension {
         this._module.then(({Enforcer}) => {
             if (!this._wanted || this._enforcer !== null)
                 return;
+            const domain = imports.gettext.domain('guided-access');
             this._enforcer = new Enforcer({
                 Gio, GLib, St, Clutter, Meta, Shell, Atk, Main, ModalDialog, PanelMenu, PopupMenu,
                 settings: ExtensionUtils.getSettings(),
                 uuid: this._metadata.uuid,
-                _: imports.gettext.domain('guided-access').gettext,
+                _: domain.gettext,
+                ngettext: domain.ngettext,
             });
             this._enforcer.enable();
         }).catch(error => logError(error, 'Guided Access: cannot load lib/enforcer.js'));

@@ -5,6 +5,7 @@
 //
 // Prints one line per test and "N passed, N failed"; exits 1 on a failure.
 import Gio from 'gi://Gio';
+import GLib from 'gi://GLib';
 import Gtk from 'gi://Gtk?version=3.0';
 
 import {bindingAllowed, OWN_WINDOW_BINDINGS, VOLUME_KEYSYMS} from '../guided-access@guidedaccess.org/lib/keybindingPolicy.js';
@@ -12,7 +13,8 @@ import {RelaunchBudget} from '../guided-access@guidedaccess.org/lib/relaunchBudg
 import {Overrides} from '../guided-access@guidedaccess.org/lib/overrides.js';
 import * as geometry from '../guided-access@guidedaccess.org/lib/regionGeometry.js';
 import {choicesFrom, startOptions, splitTime, joinTime, SYSTEM_RESTRICTIONS} from '../guided-access@guidedaccess.org/lib/sheetOptions.js';
-import GLib from 'gi://GLib';
+import {autoLockChoices, checkShortcut, restrictionsByApp} from '../guided-access@guidedaccess.org/lib/settingsModel.js';
+import {SOUND_KEY, SPEECH_KEY, THEME_SOUND, TimeAlerts, spokenTimeLeft} from '../guided-access@guidedaccess.org/lib/timeAlerts.js';
 
 const results = [];
 
@@ -199,6 +201,144 @@ test('the sheet opens with the last options, else the defaults, and Start gets t
     expect(!('time-limit' in startOptions(GLib, fresh)) && !('disabled-regions' in startOptions(GLib, fresh)), 'empty options sent');
     const {hours, minutes} = splitTime(5400);
     expect(hours === 1 && minutes === 30 && joinTime(hours, minutes) === 5400, 'time split');
+});
+
+const gettext = {_: text => text, ngettext: (one, many, n) => (n === 1 ? one : many)};
+
+test('display auto-lock choices: the desktop\'s own, never, durations, and an unlisted current value kept', () => {
+    const choices = autoLockChoices(-1, gettext);
+    expect(choices[0].seconds === -1 && choices[0].label === 'The desktop’s own', `first is ${JSON.stringify(choices[0])}`);
+    expect(choices[1].seconds === 0 && choices[1].label === 'Never', `second is ${JSON.stringify(choices[1])}`);
+    expect(choices.some(c => c.seconds === 300 && c.label === 'After 5 minutes'), 'no 5 minutes');
+    expect(choices.some(c => c.seconds === 60 && c.label === 'After 1 minute'), 'no 1 minute (singular)');
+    const odd = autoLockChoices(45, gettext);
+    expect(odd.length === choices.length + 1 && odd.some(c => c.seconds === 45 && c.label === 'After 45 seconds'),
+        'a current value of 45 s is not offered');
+    const seconds = odd.map(c => c.seconds);
+    expect(seconds.every((value, i) => i === 0 || seconds[i - 1] < value), `not in order: ${seconds}`);
+    return choices.map(c => c.label).join(', ');
+});
+
+test('restrictions are grouped by app, each app and its restrictions in a stable order', () => {
+    const rows = [
+        ['org.example.b.share', 'Share', 'Send', 'deny', 'org.example.B', true],
+        ['org.example.a.buy', 'Buy', 'Pay', 'allow', 'org.example.A', false],
+        ['org.example.b.buy', 'Buy', 'Pay', 'allow', 'org.example.B', true],
+    ];
+    const apps = restrictionsByApp(rows);
+    expect(apps.map(a => a.app).join() === 'org.example.A,org.example.B', `apps ${apps.map(a => a.app)}`);
+    const b = apps[1].restrictions;
+    expect(b.map(r => r.identifier).join() === 'org.example.b.buy,org.example.b.share', `order ${b.map(r => r.identifier)}`);
+    expect(b[0].allowed && !b[1].allowed, 'deny not read as off');
+    expect(apps[0].restrictions[0].registered === false && b[0].registered === true, 'registered lost');
+    expect(restrictionsByApp([]).length === 0, 'no rows gave apps');
+});
+
+test('a typed shortcut needs a key and a modifier other than Shift; it is stored in GTK\'s form', () => {
+    // GTK 4's accelerator_parse ([ok, keyval, modifiers]) for a few inputs;
+    // GTK's own needs a display.
+    const SUPER_ALT = (1 << 26) | (1 << 3);
+    const parsed = {
+        '<Super><Alt>Escape': [true, 0xff1b, SUPER_ALT], 'a': [true, 0x61, 0], '<Shift>a': [true, 0x61, 1],
+        '<Super>': [false, 0, 0], 'nonsense<': [false, 0, 0],
+    };
+    const tools = {
+        parse: text => parsed[text], name: (keyval, modifiers) => `${keyval}/${modifiers}`, _: text => text,
+    };
+    const good = checkShortcut(' <Super><Alt>Escape ', tools);
+    expect(good.accelerator === `${0xff1b}/${SUPER_ALT}`, `accelerator ${JSON.stringify(good)}`);
+    for (const bad of ['', 'a', '<Shift>a', '<Super>', 'nonsense<'])
+        expect(checkShortcut(bad, tools).error !== undefined, `"${bad}" accepted`);
+});
+
+test('the time left is spoken in minutes from a minute on, else in seconds', () => {
+    const said = [300, 60, 10, 1, 89].map(seconds => spokenTimeLeft(seconds, gettext));
+    const expected = ['Guided Access ends in 5 minutes.', 'Guided Access ends in 1 minute.',
+        'Guided Access ends in 10 seconds.', 'Guided Access ends in 1 second.', 'Guided Access ends in 1 minute.'];
+    expect(said.join('|') === expected.join('|'), said.join('|'));
+});
+
+// Runs the main loop until `done()` or `ms` pass.
+function waitUntil(done, ms) {
+    const context = GLib.MainContext.default();
+    const end = GLib.get_monotonic_time() + ms * 1000;
+    while (!done() && GLib.get_monotonic_time() < end)
+        context.iteration(false) || GLib.usleep(5000);
+    return done();
+}
+
+test('time-limit alerts: sound and/or spd-say as set; speech without spd-say plays the sound', () => {
+    const played = [];
+    globalThis.global = {display: {get_sound_player: () => ({play_from_theme: name => played.push(name)})}};
+    const directory = GLib.dir_make_tmp('ga-unit-XXXXXX');
+    const said = `${directory}/said`;
+    const speaker = Gio.File.new_for_path(`${directory}/bin/spd-say`);
+    speaker.get_parent().make_directory(null);
+    speaker.replace_contents(`#!/bin/sh\nprintf '%s|' "$@" > ${said}\n`, null, false, Gio.FileCreateFlags.NONE, null);
+    GLib.spawn_command_line_sync(`chmod +x ${speaker.get_path()}`);
+    const path = GLib.getenv('PATH');
+    const keys = {};
+    const settings = {get_boolean: key => keys[key]};
+    const alerts = new TimeAlerts({Gio, GLib, settings, ...gettext});
+    try {
+        keys[SOUND_KEY] = true;
+        keys[SPEECH_KEY] = false;
+        GLib.setenv('PATH', `${directory}/bin:${path}`, true);
+        alerts.announce(60);
+        expect(played.join() === THEME_SOUND, `sound only: played ${played}`);
+        expect(!waitUntil(() => GLib.file_test(said, GLib.FileTest.EXISTS), 300), 'spoke with speech off');
+
+        keys[SOUND_KEY] = false;
+        keys[SPEECH_KEY] = true;
+        alerts.announce(300);
+        expect(waitUntil(() => GLib.file_test(said, GLib.FileTest.EXISTS), 5000), 'spd-say was not run');
+        const words = new TextDecoder().decode(GLib.file_get_contents(said)[1]);
+        expect(words === '--|Guided Access ends in 5 minutes.|', `spd-say got ${words}`);
+        expect(played.length === 1, 'played a sound with sound off and spd-say installed');
+
+        GLib.setenv('PATH', '/nonexistent', true);
+        alerts.announce(10);
+        expect(played.length === 2, 'speech without spd-say was silent');
+
+        keys[SPEECH_KEY] = false;
+        alerts.announce(10);
+        expect(played.length === 2, 'a sound with both off');
+    } finally {
+        GLib.setenv('PATH', path, true);
+        alerts.destroy();
+        delete globalThis.global;
+        GLib.spawn_command_line_sync(`rm -rf ${directory}`);
+    }
+    return `spd-say got "Guided Access ends in 5 minutes."`;
+});
+
+test('prefs.esm.js (GNOME 45+) imports with the shell\'s prefs module stubbed and exports fillPreferencesWindow', () => {
+    const source = Gio.File.new_for_uri(import.meta.url).get_parent().get_parent()
+        .get_child('guided-access@guidedaccess.org').get_path();
+    const directory = GLib.dir_make_tmp('ga-prefs-XXXXXX');
+    GLib.spawn_command_line_sync(`cp -r ${source}/lib ${source}/prefs.esm.js ${directory}/`);
+    const prefs = Gio.File.new_for_path(`${directory}/prefs.esm.js`);
+    const text = new TextDecoder().decode(prefs.load_contents(null)[1]);
+    const stubbed = text.replace('resource:///org/gnome/Shell/Extensions/js/extensions/prefs.js', './stub.js');
+    expect(stubbed !== text && !stubbed.includes('resource:///'), 'prefs.esm.js imports a module the check has no stub for');
+    prefs.replace_contents(stubbed, null, false, Gio.FileCreateFlags.NONE, null);
+    Gio.File.new_for_path(`${directory}/stub.js`).replace_contents(
+        'export class ExtensionPreferences { getSettings() { return null; } }\n' +
+        'export const gettext = text => text;\nexport const ngettext = (one, many, n) => (n === 1 ? one : many);\n',
+        null, false, Gio.FileCreateFlags.NONE, null);
+    Gio.File.new_for_path(`${directory}/check.js`).replace_contents(
+        "import 'gi://Gtk?version=4.0';\nimport {ExtensionPreferences} from './stub.js';\n" +
+        "const {default: Prefs} = await import('./prefs.esm.js');\n" +
+        "print(Prefs.prototype instanceof ExtensionPreferences && typeof Prefs.prototype.fillPreferencesWindow === 'function');\n",
+        null, false, Gio.FileCreateFlags.NONE, null);
+    try {
+        const [, out, err, status] = GLib.spawn_command_line_sync(`gjs -m ${directory}/check.js`);
+        const printed = new TextDecoder().decode(out).trim();
+        expect(status === 0 && printed === 'true', `gjs said ${printed} ${new TextDecoder().decode(err)}`);
+    } finally {
+        GLib.spawn_command_line_sync(`rm -rf ${directory}`);
+    }
+    return 'extends ExtensionPreferences, links lib/settingsWindow.js';
 });
 
 const failed = results.filter(ok => !ok).length;

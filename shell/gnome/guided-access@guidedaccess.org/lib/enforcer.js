@@ -24,6 +24,7 @@ import {Blockers} from './blockers.js';
 import {SessionUI} from './sessionUI.js';
 import {KeyboardLock} from './keyboardLock.js';
 import {Presentation} from './presentation.js';
+import {TimeAlerts} from './timeAlerts.js';
 
 // What RegisterEnforcer announces: exactly what this file enforces.
 export const CAPABILITIES = [
@@ -46,8 +47,10 @@ export class Enforcer {
             changed: () => this._sync(),
             appeared: () => this._service.registerEnforcer(CAPABILITIES),
             signal: (name, args) => {
-                if (name === 'TimeLimitWarning')
+                if (name === 'TimeLimitWarning') {
                     this._ui.warn(args[0]);
+                    this._alerts.announce(args[0]);
+                }
             },
         });
         this._keeper = new AppKeeper(deps, () => this._showShield());
@@ -64,6 +67,7 @@ export class Enforcer {
         this._ui = new SessionUI(deps, this._service);
         this._keyboards = new KeyboardLock(deps);
         this._presentation = new Presentation(deps);
+        this._alerts = new TimeAlerts(deps);
         this._ui.enable();
         this._settingIds = ['changed::show-region-outlines', 'changed::panel-menus-during-session']
             .map(signal => deps.settings.connect(signal, () => this._sync()));
@@ -77,6 +81,8 @@ export class Enforcer {
         this._apply(null);
         this._ui.disable();
         this._keeper.destroy();
+        this._alerts.destroy();
+        this._alerts = null;
         this._service = this._keeper = this._appLock = this._lockdown = this._panel = null;
         this._blockers = this._ui = this._keyboards = this._presentation = null;
     }
