@@ -8,6 +8,7 @@ import signal
 import shutil
 import time
 
+from atspi import Accessibility
 from waiting import wait_for
 
 # Helpers defined in the shell once, on top of run's SHELL_HELPERS.
@@ -178,7 +179,6 @@ class StartSheetCases:
         rows = self.js('global._ga.namedLike("Chat in")')
         if rows != ['Chat in app-a']:
             raise AssertionError(f'the sheet lists {rows}, expected only app-a\'s "Chat in app-a"')
-        self.c.screenshot('start-sheet')
         self.key('Escape')
         self.wait_closed()
         after = (self.last_options(), self.c.service('org.guidedaccess.Restrictions1').List(timeout=10))
@@ -199,12 +199,16 @@ class StartSheetCases:
         x1 = px + (window['x'] + window['width'] // 2 - preview['monitorX']) * scale
         y1 = py + (window['y'] + window['height'] - 20 - preview['monitorY']) * scale
         self.js(f'global._ga.drag({x0}, {y0}, {x1}, {y1})')
+        # The new region takes the focus once the drag is handled.
+        wait_for(lambda: (self.js('global._ga.focused()') or '').startswith('Switched-off region 1'), 5,
+                 what='the drawn region')
         expected = self.stage_region(preview, x0, y0, x1, y1)
         if self.js('global._ga.checked("Chat in app-a")') is not True:
             raise AssertionError('control: "Chat in app-a" is not on (allowed) before it is switched off')
         self.press('Chat in app-a')
         wait_for(lambda: self.js('global._ga.checked("Chat in app-a")') is False, 2,
                  what='Space to switch "Chat in app-a" off')
+        self.c.screenshot('start-sheet')
         heard_before = [r for r in self.restriction_log() if r[1] == 'deny']
         self.start_and_wait(regions=1)
         (x, y, width, height), = [tuple(int(v) for v in r) for r in self.c.prop('DisabledRegions')]
@@ -267,11 +271,12 @@ class StartSheetCases:
         """Opened, filled in and started with the keyboard alone: a region
         added and moved, a switch turned, Start."""
         self.open_sheet('app-a')
-        # The last options brought a region and Full Screen; take them away.
-        self.tab_to('Switched-off region 1')
-        self.key('Delete')
+        # The last options may bring a region and Full Screen; take them away.
         if self.js('global._ga.namedLike("Switched-off region")'):
-            raise AssertionError('Delete did not remove the focused region')
+            self.tab_to('Switched-off region 1')
+            self.key('Delete')
+            if self.js('global._ga.namedLike("Switched-off region")'):
+                raise AssertionError('Delete did not remove the focused region')
         self.tab_to('As It Is')
         self.key('space')
         self.tab_to('Add Region')
@@ -298,6 +303,47 @@ class StartSheetCases:
         if restrictions.get('keyboards') != 'deny' or presentation != 'as-is':
             raise AssertionError(f'started with {restrictions}, presentation {presentation}')
         return f'{before} → {moved}; keyboards denied; started with Return'
+
+    def accessible(self):
+        """Every control of the sheet found through at-spi by its role and
+        name, as a screen reader finds it; a switch focused there and
+        pressed with Space, as a screen reader's user does (St buttons
+        offer no at-spi action)."""
+        self.open_sheet('app-a')
+        try:
+            a11y = Accessibility(self.c.env['DBUS_SESSION_BUS_ADDRESS'])
+            shell = a11y.wait_app('gnome-shell', 10)
+            sheet = a11y.wait_find(shell, 'dialog', 'Start Guided Access', 10)
+            wanted = [('check box', name) for name in (
+                'Sleep Button', 'Volume Keys', 'Motion', 'Keyboards', 'Touch', 'Notifications',
+                'Switching Windows', 'System Menu', 'Chat in app-a', 'Time Limit')]
+            wanted += [('radio button', name) for name in (
+                'As It Is', 'Maximized', 'Full Screen', 'The Desktop\'s Own', 'Never')]
+            wanted += [('push button', name) for name in ('Add Region', 'Cancel', 'Guided Access Settings…', 'Start')]
+            wanted += [('spin button', lambda name: name.startswith('Hours: ')),
+                       ('spin button', lambda name: name.startswith('Minutes: ')),
+                       ('panel', 'Preview of app-a')]
+            missing = [f'{role} {name if isinstance(name, str) else "(Hours/Minutes)"}'
+                       for role, name in wanted if a11y.find(sheet, role, name) is None]
+            if missing:
+                raise AssertionError(f'not found through at-spi: {missing}')
+            keyboards = a11y.find(sheet, 'check box', 'Keyboards')
+            before = a11y.checked(keyboards)
+            if before != self.js('global._ga.checked("Keyboards")'):
+                raise AssertionError('at-spi and the sheet disagree on "Keyboards"')
+            focused = [a.get_name() for a in a11y.focused(sheet)]
+            a11y.focus(keyboards)
+            wait_for(lambda: a11y.has_state(keyboards, 'focused'), 3, what='"Keyboards" focused through at-spi')
+            self.key('space')
+            wait_for(lambda: a11y.checked(keyboards) != before, 3, what='at-spi to see "Keyboards" switched')
+            shown = self.js('global._ga.checked("Keyboards")')
+            if shown == before:
+                raise AssertionError('focused through at-spi and pressed, the sheet did not switch "Keyboards"')
+            return f'{len(wanted)} controls by role and name; "Keyboards" focused through at-spi and pressed ' \
+                   f'{before} → {shown}; focus starts on {focused}'
+        finally:
+            self.key('Escape')
+            self.wait_closed()
 
     def tab_to(self, name, limit=80):
         for _ in range(limit):
