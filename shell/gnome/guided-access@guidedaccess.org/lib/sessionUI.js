@@ -143,7 +143,7 @@ export class SessionUI {
         if (body)
             dialog.contentLayout.add_child(new St.Label({text: body}));
         const message = new St.Label({
-            name: 'guided-access-message', text: '', style: 'color: #f57900; padding-top: 6px;',
+            name: 'guided-access-message', text: '', style_class: 'prompt-dialog-error-label',
         });
         dialog.connect('destroy', () => {
             if (this._dialog === dialog)

@@ -201,7 +201,7 @@ export class StartSheet {
     // -- the options -----------------------------------------------------------
 
     _fillOptions() {
-        const {_} = this._deps;
+        const {_, ngettext} = this._deps;
         const options = this._options;
         const choice = this._choice;
         options.heading(_('Hardware and Screen'));
@@ -228,8 +228,10 @@ export class StartSheet {
         });
         options.heading(_('Display Auto-Lock'));
         const autoLock = [[AUTO_LOCK_DESKTOP, _('The Desktop\'s Own')], [AUTO_LOCK_NEVER, _('Never')]];
-        if (choice.autoLock > 0)
-            autoLock.push([choice.autoLock, _('After %d Minutes').format(Math.round(choice.autoLock / 60))]);
+        if (choice.autoLock > 0) {
+            const minutes = Math.max(1, Math.round(choice.autoLock / 60));
+            autoLock.push([choice.autoLock, ngettext('After %d Minute', 'After %d Minutes', minutes).format(minutes)]);
+        }
         options.choiceRow(_('Display Auto-Lock'), autoLock, choice.autoLock, value => (choice.autoLock = value));
     }
 
