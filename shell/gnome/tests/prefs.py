@@ -315,7 +315,8 @@ class SettingsWindowCases:
             a11y.wait(lambda: not a11y.checked(share), 5, 'the window to show an outside deny')
             # The keyboard alone: Tab to the switch, Space.
             self.cases.activate(WINDOW_TITLE)
-            a11y.tab_to(self.window, 'check box', 'Sharing', lambda: self.press_key(KEY_TAB))
+            # The test apps' own restrictions (one each) come before it.
+            a11y.tab_to(self.window, 'check box', 'Sharing', lambda: self.press_key(KEY_TAB), limit=150)
             self.press_key(KEY_SPACE)
             wait_for(lambda: state(SHARE) == 'allow', 10, what='Space to allow Sharing')
             a11y.wait(lambda: a11y.checked(share), 5, 'the switch to show allow')

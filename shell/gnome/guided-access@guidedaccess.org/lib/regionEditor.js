@@ -27,6 +27,7 @@ export class RegionEditor {
         this._changed = changed;
         this._focusAway = focusAway;
         this._regions = []; // {actor, rect, close, handles}
+        this._backdrop = []; // actors below the regions
         this._drag = null;
         this.actor = new St.Widget({
             name: 'guided-access-preview', reactive: true, clip_to_allocation: true,
@@ -45,7 +46,7 @@ export class RegionEditor {
 
     // Actors drawn below the regions (the preview of the app).
     setBackdrop(actors) {
-        for (const actor of this._backdrop ?? [])
+        for (const actor of this._backdrop)
             actor.destroy();
         this._backdrop = actors;
         actors.forEach((actor, index) => this.actor.insert_child_at_index(actor, index));

@@ -14,8 +14,9 @@ export const OBJECT_PATH = '/org/guidedaccess/GuidedAccess1';
 export const INTERFACE = 'org.guidedaccess.GuidedAccess1';
 export const RESTRICTIONS_INTERFACE = 'org.guidedaccess.Restrictions1';
 
-const CALL_TIMEOUT_MS = 10000;
-const INTERACTIVE_TIMEOUT_MS = 300000;
+export const CALL_TIMEOUT_MS = 10000;
+// The daemon gives an interactive polkit check 300 s (a person typing).
+export const INTERACTIVE_TIMEOUT_MS = 310000;
 // Re-activation attempts while the name has no owner during a session.
 const REACTIVATE_DELAYS_MS = [100, 250, 500, 1000, 2000, 5000];
 
@@ -181,7 +182,6 @@ export class ServiceClient {
                 return;
             }
             const flags = interactive ? Gio.DBusCallFlags.ALLOW_INTERACTIVE_AUTHORIZATION : Gio.DBusCallFlags.NONE;
-            // Interactive calls wait for a person typing a password.
             const timeout = interactive ? INTERACTIVE_TIMEOUT_MS : CALL_TIMEOUT_MS;
             this._connection.call(BUS_NAME, OBJECT_PATH, iface, method,
                 signature === null ? null : new GLib.Variant(signature, args), null,

@@ -9,14 +9,12 @@
 // is how SetPasscode and SetState take `interactive` (they have no options
 // argument): polkit may then ask for a password, so they wait long.
 
-export const BUS_NAME = 'org.guidedaccess.GuidedAccess1';
-export const OBJECT_PATH = '/org/guidedaccess/GuidedAccess1';
-const SESSION_INTERFACE = 'org.guidedaccess.GuidedAccess1';
-const RESTRICTIONS_INTERFACE = 'org.guidedaccess.Restrictions1';
+import {
+    BUS_NAME, CALL_TIMEOUT_MS, INTERACTIVE_TIMEOUT_MS, OBJECT_PATH,
+    INTERFACE as SESSION_INTERFACE, RESTRICTIONS_INTERFACE,
+} from './service.js';
+
 const RESTRICTION_INTERFACE = 'org.guidedaccess.Restriction1';
-const CALL_TIMEOUT_MS = 10000;
-// The daemon gives an interactive polkit check 300 s.
-const INTERACTIVE_TIMEOUT_MS = 310000;
 // Several change signals in a row (a registration of many restrictions,
 // a Reset) are read back with one List.
 const REFRESH_DELAY_MS = 50;

@@ -50,6 +50,8 @@ export class StartSheet {
         this._callbacks = callbacks;
         this._dialog = null;
         this._closed = false;
+        // A passcode was set on this sheet, or the person chose to start without.
+        this._passcodeSettled = false;
     }
 
     // Asks the daemon what the sheet shows, then opens it.
@@ -265,7 +267,7 @@ export class StartSheet {
     // -- starting ---------------------------------------------------------------
 
     _start() {
-        if (!this._service.session()?.passcodeSet && !this._withoutPasscode) {
+        if (!this._service.session()?.passcodeSet && !this._passcodeSettled) {
             this._askPasscode();
             return;
         }
@@ -335,7 +337,7 @@ export class StartSheet {
             return;
         }
         this._service.call('SetPasscode', '(s)', [passcode], {interactive: true}).then(() => {
-            this._withoutPasscode = true; // set now; the property may not have arrived yet
+            this._passcodeSettled = true; // set; PasscodeSet may not have arrived yet
             this._start();
         }, error => {
             this._message.text = _('%s\nYou can start without a passcode: ending Guided Access will then need an administrator\'s password.')
@@ -350,7 +352,7 @@ export class StartSheet {
             {label: _('Cancel'), action: () => this.close(), key: Clutter.KEY_Escape},
             {
                 label: _('Start Without Passcode'), default: true, action: () => {
-                    this._withoutPasscode = true;
+                    this._passcodeSettled = true;
                     this._start();
                 },
             },
