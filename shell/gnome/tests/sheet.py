@@ -171,9 +171,24 @@ class StartSheetCases:
 
     # -- cases --------------------------------------------------------------
 
+    def registered(self, app):
+        """Makes sure `app` runs with its restriction registered: an app
+        registers once, so one whose daemon was restarted meanwhile (the
+        fail-closed and settings cases do that) is started again."""
+        identifier = f'org.example.{app.replace("-", "")}.chat'
+        rows = self.c.service('org.guidedaccess.Restrictions1').List(timeout=10)
+        if not any(row[0] == identifier and row[5] for row in rows):
+            self.c.stop_app(app)
+            self.c.start_app(app)
+            wait_for(lambda: any(row[0] == identifier and row[5] for row in
+                                 self.c.service('org.guidedaccess.Restrictions1').List(timeout=10)),
+                     10, what=f'{app} to register its restriction')
+
     def lists_app_restrictions(self):
         """The sheet is for the focused app: its restrictions, not another's;
         Cancel changes nothing."""
+        for app in ('app-a', 'app-b'):
+            self.registered(app)
         before = (self.last_options(), self.c.service('org.guidedaccess.Restrictions1').List(timeout=10))
         self.open_sheet('app-a')
         rows = self.js('global._ga.namedLike("Chat in")')

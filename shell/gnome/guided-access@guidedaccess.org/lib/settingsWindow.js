@@ -277,7 +277,7 @@ function appLabel({Gio, GLib}, app) {
 // One app's custom restrictions: an expander with a switch per restriction
 // (on = allowed) and Reset in its header; open from the start when there
 // are few apps, so that nothing needs opening to be seen.
-const APPS_SHOWN_OPEN = 3;
+const APPS_SHOWN_OPEN = 6;
 
 class AppRestrictions {
     constructor(deps, bus, app, report, expanded) {
