@@ -79,6 +79,15 @@ SHEET_HELPERS = r"""
                 pointer.notify_absolute_motion(now(), x0 + (x1 - x0) * step / 10, y0 + (y1 - y0) * step / 10);
             pointer.notify_button(now(), Clutter.BUTTON_PRIMARY, Clutter.ButtonState.RELEASED);
         },
+        // A drag with one finger on a virtual touchscreen.
+        touchDrag(x0, y0, x1, y1) {
+            ga.touch ??= Clutter.get_default_backend().get_default_seat()
+                .create_virtual_device(Clutter.InputDeviceType.TOUCHSCREEN_DEVICE);
+            ga.touch.notify_touch_down(now(), 0, x0, y0);
+            for (let step = 1; step <= 10; step++)
+                ga.touch.notify_touch_motion(now(), 0, x0 + (x1 - x0) * step / 10, y0 + (y1 - y0) * step / 10);
+            ga.touch.notify_touch_up(now(), 0);
+        },
         fullscreen(title) {
             return ga.win(title).is_fullscreen();
         },
@@ -254,11 +263,20 @@ class StartSheetCases:
         shown = self.js('global._ga.namedLike("Switched-off region")')
         x, y, width, height = regions[0]
         chat = self.js('global._ga.checked("Chat in app-a")')
+        # Touch draws like the pointer: a second region, in the preview's lower right.
+        preview = self.js('global._ga.preview()')
+        right, bottom = preview['x'] + preview['width'], preview['y'] + preview['height']
+        self.js(f'global._ga.touchDrag({right - 120}, {bottom - 90}, {right - 20}, {bottom - 20})')
+        touched = wait_for(lambda: len(self.js('global._ga.namedLike("Switched-off region")')) == 2 and
+                           self.js('global._ga.namedLike("Switched-off region")')[1], 5,
+                           what='a region drawn by touch')
         self.key('Escape')
         self.wait_closed()
         if shown != [f'Switched-off region 1: {width} × {height} at {x}, {y}'] or chat is not False:
             raise AssertionError(f'the sheet shows regions {shown}, "Chat in app-a" on: {chat}')
-        return f'region {regions[0]} and "Chat in app-a" off came back'
+        if self.last_options() != last:
+            raise AssertionError('Escape after drawing changed GetLastOptions')
+        return f'region {regions[0]} and "Chat in app-a" off came back; touch drew "{touched}"; Escape kept them'
 
     def fullscreen_presentation(self):
         """Full screen for the session, and the window as it was after End."""
