@@ -6,10 +6,11 @@ import Glibc
 /// A daemon under test. It runs under a tiny `sh` supervisor whose stdin is a
 /// pipe from this process: if the test process dies, the pipe closes and the
 /// supervisor kills the daemon, so nothing outlives a crashed test run.
-final class SupervisedDaemon: @unchecked Sendable {
+public final class SupervisedDaemon: @unchecked Sendable {
     let supervisor: Process
     let keepAlive: FileHandle
-    let pid: pid_t
+    /// The daemon's process id (the supervisor's child).
+    public let pid: pid_t
 
     private init(supervisor: Process, keepAlive: FileHandle, pid: pid_t) {
         self.supervisor = supervisor
@@ -17,9 +18,9 @@ final class SupervisedDaemon: @unchecked Sendable {
         self.pid = pid
     }
 
-    /// Runs `argv` with `environment`, stdout and stderr appended to `log`;
-    /// returns once the daemon's pid is known.
-    static func launch(_ argv: [String], environment: [String: String], log: URL, pidFile: URL) async throws -> SupervisedDaemon {
+    /// Runs `argv` with `environment` (its whole environment, not additions),
+    /// stdout and stderr appended to `log`; returns once the daemon's pid is known.
+    public static func launch(_ argv: [String], environment: [String: String], log: URL, pidFile: URL) async throws -> SupervisedDaemon {
         try? FileManager.default.removeItem(at: pidFile)
         let script = #"""
             "$@" </dev/null >>"$DAEMON_FIXTURE_LOG" 2>&1 &
@@ -57,7 +58,7 @@ final class SupervisedDaemon: @unchecked Sendable {
     }
 
     /// Alive and not a zombie.
-    var isAlive: Bool {
+    public var isAlive: Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let close = stat.lastIndex(of: ")") else { return false }
         let state = stat[stat.index(after: close)...].split(separator: " ").first
@@ -66,7 +67,7 @@ final class SupervisedDaemon: @unchecked Sendable {
 
     /// Sends `signal`, waits until the daemon is gone (SIGKILL after `grace`),
     /// then ends the supervisor.
-    func stop(signal: Int32, grace: Double = 5) {
+    public func stop(signal: Int32, grace: Double = 5) {
         kill(pid, signal)
         kill(pid, SIGCONT)
         let deadline = Date().addingTimeInterval(grace)

@@ -38,7 +38,7 @@ public struct SessionOptions: Codable, Sendable, Equatable {
 /// for each of the most recently locked apps, most recent first, kept in
 /// the state file. Past ``maximumApps`` the least recently locked app is forgotten.
 public struct PerAppMemory: Sendable, Equatable {
-    /// Apps whose last options are kept (README, "Limits": `LastOptions`).
+    /// Apps whose last options are kept (docs/administrators.md, "Limits": `LastOptions`).
     public static let maximumApps = 64
     /// Custom restriction states kept per app, the first by identifier:
     /// an app registers at most 256 on one connection, and the state file

@@ -517,7 +517,7 @@ class RedTeam:
     # -- the administrator's lock ----------------------------------------------
 
     def admin_lock(self):
-        """README's dconf lock, in a real system database: with it in force
+        """docs/administrators.md's dconf lock, in a real system database: with it in force
         the locked app cannot turn the extension off at all (without it the
         red-team rows show it off until the daemon turns it back on)."""
         t = self.t
