@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # guided-access: build, install and uninstall.
 #
 #   make build                          release build of guided-accessd and guided-access (Swift runtime linked

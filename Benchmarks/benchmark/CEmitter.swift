@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import CDBus
 
 /// Emits signals through plain libdbus: no DBusKit loop, no Swift

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Forges the signals of org.guidedaccess.GuidedAccess1 from a plain client.
 
     forge-signals.py ADDRESS TARGET ROUNDS

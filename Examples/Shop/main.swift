@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A tiny terminal shop that honours Guided Access, after the NSHipster
 // article's example: the person running a kiosk can turn purchases off.
 //

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * A note-taking app that opts in to Guided Access, in C with GDBus.
  *

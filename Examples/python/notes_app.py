@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """A note-taking app that opts in to Guided Access, in Python with PyGObject.
 
 It registers two custom restrictions (sharing and deleting notes), follows

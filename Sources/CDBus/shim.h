@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #ifndef CDBUS_SHIM_H
 #define CDBUS_SHIM_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #ifndef CGIO_SHIM_H
 #define CGIO_SHIM_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "CHeap.h"
 #include <stdlib.h>  /* defines __GLIBC__ on glibc */
 

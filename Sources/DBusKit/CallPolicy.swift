@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import Locking
 
 /// Who may call a connection's objects, and how much one sender may ask of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// A D-Bus error: a name from the error namespace plus a human message.
 ///
 /// Method handlers throw these (or any `DBusErrorConvertible`) to reply with

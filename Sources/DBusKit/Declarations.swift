@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The shape of an interface's members without their implementation. A
 // service passes a declaration to `Member.method`/`.property`/`.signal` along
 // with its handler; a client passes the same value to `Proxy`. Names,

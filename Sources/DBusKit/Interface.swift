@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import Locking
 
 /// How a property announces changes, as in the standard

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Builds `org.freedesktop.DBus.Introspectable` XML from declarations.
 enum Introspection {
     static let header = """

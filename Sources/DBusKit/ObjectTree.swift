@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// The objects a connection exports, and the standard interfaces served for
 /// them: Properties, Introspectable, ObjectManager. (libdbus itself answers
 /// `org.freedesktop.DBus.Peer`.) Lives on the connection's loop thread.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// A Swift type with a fixed D-Bus signature, converted at compile time.
 ///
 /// Platform-sized `Int` deliberately does not conform: every value on the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// One D-Bus value of any type, as it travels in a message.
 ///
 /// Containers carry their element signatures so that empty arrays and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Low-level process spawning shared by ProcessRunner, PrivateBus and
 // PolkitTestAuthority. Uses posix_spawn directly (not Foundation.Process) so
 // that we control exactly which file descriptors a child gets, can put each

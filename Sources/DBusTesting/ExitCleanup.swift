@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Process-exit safety net: makes sure daemons and installed files do not
 // outlive the test process, even when it crashes, fails a precondition, is
 // killed with SIGKILL, or simply never calls stop()/deinit (leaked objects,

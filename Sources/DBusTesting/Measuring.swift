@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
 
 /// Figures for benchmarks: elapsed time, percentiles and a process's memory.

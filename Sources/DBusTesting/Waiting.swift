@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Waiting helpers for tests that observe other processes: poll a condition,
 /// or take the next element of a stream, each with a deadline.
 

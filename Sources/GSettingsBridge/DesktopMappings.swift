@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import GuidedAccessCore
 
 /// How a feature's on/off maps onto its GSettings key (DESIGN, "Desktop integration").

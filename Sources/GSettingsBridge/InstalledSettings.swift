@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import CGIO
 
 /// The installed GSettings keys the bridge uses, one `GSettings` object per

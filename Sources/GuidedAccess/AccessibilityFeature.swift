@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 @_exported import GuidedAccessContract
 
 // UIKit's capability names, read from the client's cache.

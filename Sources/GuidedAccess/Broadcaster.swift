@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import Locking
 
 /// Hands every value to all streams currently listening; each stream ends

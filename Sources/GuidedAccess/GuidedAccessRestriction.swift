@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Whether a custom restriction lets the person do the thing
 /// (UIKit's `UIAccessibility.GuidedAccessRestrictionState`).
 public enum GuidedAccessRestrictionState: String, Sendable, Hashable, CaseIterable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// The value a desktop setting had before a session changed it, kept in the
 /// state file until it is put back.
 public struct SavedSetting: Codable, Sendable, Equatable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Every way a Guided Access request can fail in the domain, as a value.
 ///
 /// Each case maps one to one to a row of the contract's error table

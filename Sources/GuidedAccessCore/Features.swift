@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 @_exported import GuidedAccessVocabulary
 
 /// The core's name for the contract's accessibility features.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import FoundationEssentials
 
 /// The one source of truth the service binds to the bus: session, custom

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Something observable that a model call changed, for the service to turn
 /// into signals. Only real changes are reported: setting a value to what it
 /// already was reports nothing.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// The options a session was started with, as the model accepted them:
 /// validated, with all eight system restrictions (those `Start` did not
 /// name are `allow`). What `GetLastOptions` answers, so a start sheet can

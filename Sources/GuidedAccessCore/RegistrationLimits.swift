@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// How much one connection, one app and the whole user may make the service
 /// hold in custom restrictions. Each cap has a default here and can be set by
 /// an administrator in `managed.json`:

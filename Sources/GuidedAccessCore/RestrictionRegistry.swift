@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// One custom restriction as an app declares it in `Register`.
 public struct RestrictionDeclaration: Sendable, Equatable {
     /// Reverse-DNS identifier, e.g. `com.example.app.purchase`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// A change someone proposes to a running session, to be classified before
 /// asking polkit.
 public enum ProposedChange: Sendable, Equatable {

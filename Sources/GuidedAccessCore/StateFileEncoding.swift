@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import FoundationEssentials
 
 /// Writes `state.json`. The small parts go through `JSONEncoder`; the two

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import FoundationEssentials
 
 /// Everything the daemon must remember across restarts, in one file, so one

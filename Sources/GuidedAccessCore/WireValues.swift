@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Parsing the contract's names from the wire into their types, with errors
 // that say what would have been valid; and the one value type the wire
 // carries that needs checking on the way in.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import Glibc
 
 /// One thread of its own for calls that block (fsync of `state.json`, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// Admits at most `maxRunning` polkit checks at once and lets up to
 /// `maxWaiting` more wait their turn, each until its own deadline. The system
 /// bus lets one connection have only so many calls awaiting a reply (128 by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The names of the D-Bus contract (DESIGN.md, version 1) are spelled in this
 // module: the daemon, the client library and the CLI read them from here, so
 // they cannot drift apart. Plain strings: the core imports this module and

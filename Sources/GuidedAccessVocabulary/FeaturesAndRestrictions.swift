@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The names of the D-Bus contract that both the service and its clients
 // speak: accessibility features and system restrictions. Written once here
 // so the daemon, the client library and the CLI cannot drift apart.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The options `Start` takes, and the values of the two that are words or
 // special numbers. `GetLastOptions` answers with the same keys.
 

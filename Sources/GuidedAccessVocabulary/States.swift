@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The states, session properties and polkit action ids of the contract.
 
 /// Whether a restriction lets the person do the thing (`allow`) or not (`deny`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// A lock for async code: a task that finds it taken suspends until its
 /// turn (first come, first served) instead of blocking its thread.
 ///

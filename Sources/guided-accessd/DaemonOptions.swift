@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /// The daemon's command line.
 ///
 /// Parsed by hand: seven options did not earn swift-argument-parser, which

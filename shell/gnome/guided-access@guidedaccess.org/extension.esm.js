@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Entry point for GNOME Shell 45 and later, which load extensions as ES
 // modules; installed there as extension.js (see ../install). The logic in
 // lib/ is shared with GNOME 43/44 (extension.js) and takes the GNOME

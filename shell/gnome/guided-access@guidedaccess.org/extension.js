@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Entry point for GNOME Shell 43 and 44, which load extensions as legacy
 // scripts (`function init()`, `imports.*`). The logic lives in lib/ as ES
 // modules shared with GNOME 45+ (extension.esm.js); they take the GNOME

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Settings window entry point for GNOME Shell 45 and later, which load
 // preferences as ES modules; installed there as prefs.js (see ../install).
 // The window is built by lib/settingsWindow.js, shared with GNOME 43/44

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Settings window entry point for GNOME Shell 43 and 44, which load
 // preferences as a legacy script (`function init()`, `imports.*`); GNOME 45+
 // load prefs.esm.js instead (installed there as prefs.js, see ../install).

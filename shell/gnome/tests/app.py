@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1-or-later
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A test app for shell/gnome/tests/run: one GTK 3 window titled after its
 # first argument that appends every click and key it receives to the log
 # file named by its second argument ("click TIME X Y" / "key TIME NAME").

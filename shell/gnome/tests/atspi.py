@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1-or-later
+# SPDX-License-Identifier: GPL-2.0-or-later
 """at-spi for shell/gnome/tests: finds and works controls the way assistive
 technology does (a screen reader, switch access), through
 gi.repository.Atspi on the session's accessibility bus.

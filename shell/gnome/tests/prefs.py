@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1-or-later
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The settings window's cases of shell/gnome/tests/run: the extension's
 preferences opened on the headless shell's Wayland display, the way a
 person opens them (`gnome-extensions prefs`), and worked through at-spi as

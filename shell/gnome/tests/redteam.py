@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1-or-later
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The red-team suite of shell/gnome/tests/run: every way out of a locked
 session we know of, tried at the screen as a curious child would, each
 beside its control (the same action with no session must lead out, or the

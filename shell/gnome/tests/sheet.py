@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1-or-later
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The start sheet's cases for shell/gnome/tests/run: what a person does to
 start Guided Access without a terminal, done with the virtual pointer and
 keyboard on the real shell, each beside its control. The sheet's widgets are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // 'keyboards' deny: key events never reach an app, and the on-screen
 // keyboard stays hidden.
 //

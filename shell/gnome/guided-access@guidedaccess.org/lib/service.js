@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // The extension's view of guided-accessd on the session bus.
 //
 // It uses a bus connection of its own rather than the shell's shared one:

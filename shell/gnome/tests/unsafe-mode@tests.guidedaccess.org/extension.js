@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // Test-only (shell/gnome/tests/run): GNOME Shell 43 has no --unsafe-mode
 // option, and org.gnome.Shell.Eval answers only in unsafe mode.
 /* exported init */
