@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test("qdbusxml2cpp -p accepts the XML and types each member as named",
-          .enabled(if: QtTools.generator != nil, QtTools.missing))
+          .enabled(if: QtTools.generator != nil, Comment(rawValue: QtTools.generatorMissing)))
     func qdbusxml2cppAcceptsIt() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("qt-type-names-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -77,11 +77,4 @@ import Testing
             #expect(header.contains(line), "\(line) not in\n\(header)")
         }
     }
-}
-
-/// Qt's D-Bus code generator, when installed (`qtbase5-dev-tools`).
-enum QtTools {
-    static let generator = ["/usr/lib/qt5/bin/qdbusxml2cpp", "/usr/bin/qdbusxml2cpp"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
-    static let missing: Comment = "needs qdbusxml2cpp (apt-get install qtbase5-dev-tools; scripts/install-deps installs it)"
 }
