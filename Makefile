@@ -130,6 +130,7 @@ install:
 	$(INSTALL) -m 0644 "$(GENERATED)/completions/guided-access.fish" "$(DESTDIR)$(FISH_COMPLETIONS_DIR)/guided-access.fish"
 	$(INSTALL) -m 0644 polkit/50-guided-access-example.rules "$(DESTDIR)$(DOCDIR)/examples/50-guided-access-example.rules"
 	$(INSTALL) -m 0644 docs/examples/managed.json "$(DESTDIR)$(DOCDIR)/examples/managed.json"
+	$(INSTALL) -m 0644 Examples/qt/guidedaccesstypes.h "$(DESTDIR)$(DOCDIR)/examples/guidedaccesstypes.h"
 	shell/gnome/install "$(DESTDIR)$(SHELL_EXTENSIONS_DIR)" $(GNOME_SHELL_VERSION)
 	@echo "Installed. Users pick up the new service with: systemctl --user daemon-reload"
 	@echo "(the session bus rereads activation files by itself; the first call starts guided-accessd)."
@@ -143,7 +144,8 @@ uninstall:
 	    "$(DESTDIR)$(MANDIR)/man1/guided-access.1" "$(DESTDIR)$(MANDIR)/man8/guided-accessd.8" \
 	    "$(DESTDIR)$(BASH_COMPLETIONS_DIR)/guided-access" "$(DESTDIR)$(ZSH_COMPLETIONS_DIR)/_guided-access" \
 	    "$(DESTDIR)$(FISH_COMPLETIONS_DIR)/guided-access.fish" \
-	    "$(DESTDIR)$(DOCDIR)/examples/50-guided-access-example.rules" "$(DESTDIR)$(DOCDIR)/examples/managed.json"
+	    "$(DESTDIR)$(DOCDIR)/examples/50-guided-access-example.rules" "$(DESTDIR)$(DOCDIR)/examples/managed.json" \
+	    "$(DESTDIR)$(DOCDIR)/examples/guidedaccesstypes.h"
 	rm -rf "$(DESTDIR)$(SHELL_EXTENSIONS_DIR)/guided-access@guidedaccess.org"
 	-rmdir "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DOCDIR)" 2>/dev/null
 

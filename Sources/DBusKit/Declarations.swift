@@ -126,9 +126,7 @@ extension Member {
 
     /// Lists a declared signal in the interface.
     public static func signal<each Arg: DBusType>(_ declaration: SignalDeclaration<repeat each Arg>) -> Member {
-        var signatures: [Signature] = []
-        for type in repeat (each Arg).self { signatures.append(type.dbusSignature) }
-        return .signal(Signal(name: declaration.name, arguments: arguments(declaration.argumentNames, signatures, prefix: "arg")))
+        .signal(Signal(name: declaration.name, arguments: arguments(declaration.argumentNames, of: repeat (each Arg).self, prefix: "arg")))
     }
 }
 

@@ -73,6 +73,14 @@ public struct Credentials: Sendable, Hashable {
 public struct Argument: Sendable, Hashable {
     public let name: String
     public let signature: Signature
+    /// The C++ type of its values in Qt (``DBusType/qtTypeName``).
+    public let qtTypeName: String
+
+    init(name: String, type: any DBusType.Type) {
+        self.name = name
+        signature = type.dbusSignature
+        qtTypeName = type.qtTypeName
+    }
 }
 
 /// A method: its arguments and its handler, declared once.
@@ -102,6 +110,8 @@ public struct Method: Sendable {
 public struct Property: Sendable {
     public let name: MemberName
     public let signature: Signature
+    /// The C++ type of its value in Qt (``DBusType/qtTypeName``).
+    public let qtTypeName: String
     public let access: PropertyAccess
     public let changes: PropertyChangeBehavior
     /// Receives the path of the object read, so one interface value can
@@ -155,18 +165,14 @@ public struct Interface: Sendable {
     }
 }
 
-/// The D-Bus signatures of `types`, in order.
-func signatures<each T: DBusType>(of types: repeat (each T).Type) -> [Signature] {
-    var result: [Signature] = []
-    for type in repeat each types { result.append(type.dbusSignature) }
-    return result
-}
-
-/// Named arguments; unnamed ones are `<prefix><index>`.
-func arguments(_ names: [String], _ signatures: [Signature], prefix: String) -> [Argument] {
-    signatures.enumerated().map { index, signature in
-        Argument(name: index < names.count ? names[index] : "\(prefix)\(index)", signature: signature)
+/// Arguments of `types`, in order, named by `names`; unnamed ones are `<prefix><index>`.
+func arguments<each T: DBusType>(_ names: [String], of types: repeat (each T).Type, prefix: String) -> [Argument] {
+    var result: [Argument] = []
+    for type in repeat each types {
+        let index = result.count
+        result.append(Argument(name: index < names.count ? names[index] : "\(prefix)\(index)", type: type))
     }
+    return result
 }
 
 extension Member {
@@ -178,8 +184,8 @@ extension Member {
         _ body: @escaping @Sendable (MethodCall, repeat each In) async throws -> (repeat each Out)
     ) -> Member {
         .method(Method(
-            name: name, inputs: arguments(inNames, signatures(of: repeat (each In).self), prefix: "arg"),
-            outputs: arguments(outNames, signatures(of: repeat (each Out).self), prefix: "out"),
+            name: name, inputs: arguments(inNames, of: repeat (each In).self, prefix: "arg"),
+            outputs: arguments(outNames, of: repeat (each Out).self, prefix: "out"),
             answer: .inTask { call in
                 let input = try call.message.decode(repeat (each In).self)
                 let output = try await body(call, repeat each input)
@@ -196,8 +202,8 @@ extension Member {
         _ body: @escaping @Sendable (MethodCall, repeat each In) throws -> (repeat each Out)
     ) -> Member {
         .method(Method(
-            name: name, inputs: arguments(inNames, signatures(of: repeat (each In).self), prefix: "arg"),
-            outputs: arguments(outNames, signatures(of: repeat (each Out).self), prefix: "out"),
+            name: name, inputs: arguments(inNames, of: repeat (each In).self, prefix: "arg"),
+            outputs: arguments(outNames, of: repeat (each Out).self, prefix: "out"),
             answer: .onLoop { call in
                 let input = try call.message.decode(repeat (each In).self)
                 let output = try body(call, repeat each input)
@@ -210,7 +216,7 @@ extension Member {
         _ name: MemberName, _ type: T.Type = T.self, changes: PropertyChangeBehavior = .emits,
         get: @escaping @Sendable () -> T
     ) -> Member {
-        .property(Property(name: name, signature: T.dbusSignature, access: .read, changes: changes,
+        .property(Property(name: name, signature: T.dbusSignature, qtTypeName: T.qtTypeName, access: .read, changes: changes,
                            get: { _ in get().dbusValue }, set: nil))
     }
 
@@ -221,7 +227,7 @@ extension Member {
         _ name: MemberName, _ type: T.Type = T.self, changes: PropertyChangeBehavior = .emits,
         at get: @escaping @Sendable (ObjectPath) -> T
     ) -> Member {
-        .property(Property(name: name, signature: T.dbusSignature, access: .read, changes: changes,
+        .property(Property(name: name, signature: T.dbusSignature, qtTypeName: T.qtTypeName, access: .read, changes: changes,
                            get: { get($0).dbusValue }, set: nil))
     }
 
@@ -231,12 +237,12 @@ extension Member {
         _ name: MemberName, _ type: T.Type = T.self, changes: PropertyChangeBehavior = .emits,
         get: @escaping @Sendable () -> T, set: @escaping @Sendable (MethodCall, T) async throws -> Void
     ) -> Member {
-        .property(Property(name: name, signature: T.dbusSignature, access: .readwrite, changes: changes,
+        .property(Property(name: name, signature: T.dbusSignature, qtTypeName: T.qtTypeName, access: .readwrite, changes: changes,
                            get: { _ in get().dbusValue }, set: { call, value in try await set(call, try T(dbusValue: value)) }))
     }
 
     /// Declares a signal; arguments are (name, Swift type) pairs.
     public static func signal(_ name: MemberName, _ arguments: [(String, any DBusType.Type)] = []) -> Member {
-        .signal(Signal(name: name, arguments: arguments.map { Argument(name: $0.0, signature: $0.1.dbusSignature) }))
+        .signal(Signal(name: name, arguments: arguments.map { Argument(name: $0.0, type: $0.1) }))
     }
 }

@@ -21,35 +21,63 @@ enum Introspection {
         let inner = indent + "  "
         for member in interface.order {
             switch member {
-            case .method(let method):
-                if method.inputs.isEmpty && method.outputs.isEmpty {
-                    xml += "\(inner)<method name=\"\(method.name)\"/>\n"
-                    continue
-                }
-                xml += "\(inner)<method name=\"\(method.name)\">\n"
-                for arg in method.inputs { xml += "\(inner)  <arg name=\"\(escape(arg.name))\" type=\"\(escape(arg.signature.rawValue))\" direction=\"in\"/>\n" }
-                for arg in method.outputs { xml += "\(inner)  <arg name=\"\(escape(arg.name))\" type=\"\(escape(arg.signature.rawValue))\" direction=\"out\"/>\n" }
-                xml += "\(inner)</method>\n"
-            case .property(let property):
-                let open = "\(inner)<property name=\"\(property.name)\" type=\"\(escape(property.signature.rawValue))\" access=\"\(property.access.rawValue)\""
-                if property.changes == .emits {
-                    xml += open + "/>\n"
-                } else {
-                    xml += open + ">\n"
-                    xml += "\(inner)  <annotation name=\"org.freedesktop.DBus.Property.EmitsChangedSignal\" value=\"\(property.changes.rawValue)\"/>\n"
-                    xml += "\(inner)</property>\n"
-                }
-            case .signal(let signal):
-                if signal.arguments.isEmpty {
-                    xml += "\(inner)<signal name=\"\(signal.name)\"/>\n"
-                    continue
-                }
-                xml += "\(inner)<signal name=\"\(signal.name)\">\n"
-                for arg in signal.arguments { xml += "\(inner)  <arg name=\"\(escape(arg.name))\" type=\"\(escape(arg.signature.rawValue))\"/>\n" }
-                xml += "\(inner)</signal>\n"
+            case .method(let method): xml += element(method, indent: inner)
+            case .property(let property): xml += element(property, indent: inner)
+            case .signal(let signal): xml += element(signal, indent: inner)
             }
         }
         return xml + "\(indent)</interface>\n"
+    }
+
+    static func element(_ method: Method, indent: String) -> String {
+        var children = method.inputs.map { argument($0, direction: "in", indent: indent + "  ") }
+            + method.outputs.map { argument($0, direction: "out", indent: indent + "  ") }
+        children += qtAnnotations(method.inputs, "In", indent: indent + "  ")
+            + qtAnnotations(method.outputs, "Out", indent: indent + "  ")
+        return element("method", name: method.name, attributes: "", children: children, indent: indent)
+    }
+
+    static func element(_ property: Property, indent: String) -> String {
+        var children: [String] = []
+        if property.changes != .emits {
+            children.append(annotation("org.freedesktop.DBus.Property.EmitsChangedSignal", property.changes.rawValue, indent: indent + "  "))
+        }
+        if !QtTypeName.isBuiltIn(property.signature) {
+            children.append(annotation(QtTypeName.annotation, property.qtTypeName, indent: indent + "  "))
+        }
+        let attributes = " type=\"\(escape(property.signature.rawValue))\" access=\"\(property.access.rawValue)\""
+        return element("property", name: property.name, attributes: attributes, children: children, indent: indent)
+    }
+
+    static func element(_ signal: Signal, indent: String) -> String {
+        let children = signal.arguments.map { argument($0, direction: nil, indent: indent + "  ") }
+            + qtAnnotations(signal.arguments, "Out", indent: indent + "  ")
+        return element("signal", name: signal.name, attributes: "", children: children, indent: indent)
+    }
+
+    /// `<kind name="..." ...>` with its children, or self-closed without any.
+    static func element(_ kind: String, name: MemberName, attributes: String, children: [String], indent: String) -> String {
+        let open = "\(indent)<\(kind) name=\"\(name)\"\(attributes)"
+        if children.isEmpty { return open + "/>\n" }
+        return open + ">\n" + children.joined() + "\(indent)</\(kind)>\n"
+    }
+
+    static func argument(_ argument: Argument, direction: String?, indent: String) -> String {
+        let direction = direction.map { " direction=\"\($0)\"" } ?? ""
+        return "\(indent)<arg name=\"\(escape(argument.name))\" type=\"\(escape(argument.signature.rawValue))\"\(direction)/>\n"
+    }
+
+    /// Qt's type names for the arguments `qdbusxml2cpp` cannot type itself,
+    /// on the member as Qt 5 reads them (`...QtTypeName.In0`, `.Out1`).
+    static func qtAnnotations(_ arguments: [Argument], _ direction: String, indent: String) -> [String] {
+        arguments.enumerated().compactMap { index, argument in
+            QtTypeName.isBuiltIn(argument.signature) ? nil
+                : annotation(QtTypeName.argumentAnnotation(direction, index), argument.qtTypeName, indent: indent)
+        }
+    }
+
+    static func annotation(_ name: String, _ value: String, indent: String) -> String {
+        "\(indent)<annotation name=\"\(name)\" value=\"\(escape(value))\"/>\n"
     }
 
     /// A standalone document holding only the given interfaces (for `dbus/*.xml`).

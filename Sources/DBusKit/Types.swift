@@ -10,6 +10,10 @@ public protocol DBusType: Sendable {
     init(dbusValue: DBusValue) throws
     /// Converts to the wire form.
     var dbusValue: DBusValue { get }
+    /// The C++ type Qt's D-Bus binding uses for these values (`QString`,
+    /// `QMap<QString,QString>`, ...): introspection names it where
+    /// `qdbusxml2cpp` cannot tell it from the signature (see `QtTypeNames.swift`).
+    static var qtTypeName: String { get }
 }
 
 /// A type that can be a dictionary key (D-Bus basic types only).
@@ -25,6 +29,7 @@ private protocol SimpleDBusType: DBusBasicType {
 }
 
 extension SimpleDBusType {
+    public static var qtTypeName: String { QtTypeName.basic(dbusSignature) }
     public init(dbusValue: DBusValue) throws {
         guard let value = Self.unwrap(dbusValue) else { throw typeMismatch(Self.dbusSignature, dbusValue) }
         self = value
@@ -111,6 +116,7 @@ public struct Variant: DBusType, Hashable, CustomStringConvertible {
     /// Wraps a typed value.
     public init<T: DBusType>(_ value: T) { self.value = value.dbusValue }
     public static var dbusSignature: Signature { Signature(unchecked: "v") }
+    public static var qtTypeName: String { QtTypeName.basic(dbusSignature) }
     public init(dbusValue: DBusValue) throws {
         guard case .variant(let inner) = dbusValue else { throw typeMismatch("v", dbusValue) }
         value = inner
@@ -123,6 +129,7 @@ public struct Variant: DBusType, Hashable, CustomStringConvertible {
 
 extension Array: DBusType where Element: DBusType {
     public static var dbusSignature: Signature { Signature(unchecked: "a" + Element.dbusSignature.rawValue) }
+    public static var qtTypeName: String { QtTypeName.list(of: Element.self) }
     public init(dbusValue: DBusValue) throws {
         guard case .array(let element, let items) = dbusValue, element == Element.dbusSignature else {
             throw typeMismatch(Self.dbusSignature, dbusValue)
@@ -136,6 +143,7 @@ extension Dictionary: DBusType where Key: DBusBasicType, Value: DBusType {
     public static var dbusSignature: Signature {
         Signature(unchecked: "a{" + Key.dbusSignature.rawValue + Value.dbusSignature.rawValue + "}")
     }
+    public static var qtTypeName: String { QtTypeName.map(key: Key.self, value: Value.self) }
     public init(dbusValue: DBusValue) throws {
         guard case .dictionary(let k, let v, let entries) = dbusValue, k == Key.dbusSignature, v == Value.dbusSignature else {
             throw typeMismatch(Self.dbusSignature, dbusValue)
@@ -154,7 +162,9 @@ extension Dictionary: DBusType where Key: DBusBasicType, Value: DBusType {
 /// A Swift struct that travels as a D-Bus struct `(...)`.
 ///
 /// Conformers list their field types once in `fieldTypes`; the signature
-/// follows from it.
+/// follows from it. Each also names its C++ type, ``DBusType/qtTypeName``
+/// (a struct a Qt client declares with `operator<<` and `operator>>` for
+/// `QDBusArgument`): no name follows from the fields.
 public protocol DBusStruct: DBusType {
     /// The D-Bus types of the fields, in order.
     static var fieldTypes: [any DBusType.Type] { get }

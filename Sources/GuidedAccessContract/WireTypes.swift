@@ -2,7 +2,9 @@
 import DBusKit
 
 // The structs the contract's methods and properties carry, as plain values:
-// each side checks them against its own rules after decoding.
+// each side checks them against its own rules after decoding. Each names the
+// C++ struct a Qt app declares for it (Examples/qt/guidedaccesstypes.h), which
+// the interface XML gives `qdbusxml2cpp`.
 
 /// One `Register` entry: `(identifier, text, detail text)`.
 public struct RestrictionEntry: DBusStruct, Equatable {
@@ -14,6 +16,7 @@ public struct RestrictionEntry: DBusStruct, Equatable {
         self.detail = detail
     }
 
+    public static let qtTypeName = "GuidedAccessRestrictionEntry"
     public static let fieldTypes: [any DBusType.Type] = [String.self, String.self, String.self]
     public init(fields: DBusStructFields) throws {
         var fields = fields
@@ -36,6 +39,7 @@ public struct RestrictionRow: DBusStruct, Equatable {
         self.registered = registered
     }
 
+    public static let qtTypeName = "GuidedAccessRestrictionRow"
     public static let fieldTypes: [any DBusType.Type] = [String.self, String.self, String.self, String.self, String.self, Bool.self]
     public init(fields: DBusStructFields) throws {
         var fields = fields
@@ -59,6 +63,7 @@ public struct WireRegion: DBusStruct, Equatable {
         self.height = height
     }
 
+    public static let qtTypeName = "GuidedAccessRegion"
     public static let fieldTypes: [any DBusType.Type] = [Int32.self, Int32.self, Int32.self, Int32.self]
     public init(fields: DBusStructFields) throws {
         var fields = fields

@@ -9,6 +9,7 @@ struct Pair: DBusStruct, Equatable {
     var number: Int32
     var text: String
     static let fieldTypes: [any DBusType.Type] = [Int32.self, String.self]
+    static let qtTypeName = "Pair"
     init(number: Int32, text: String) { self.number = number; self.text = text }
     init(fields: DBusStructFields) throws {
         var fields = fields

@@ -63,6 +63,40 @@ struct IntrospectionTests {
         }
     }
 
+    @Test("qdbusxml2cpp -p (Qt 5) makes a proxy of every dbus/*.xml, with the C++ types Qt apps declare",
+          .enabled(if: QtTools.generator != nil, Comment(rawValue: QtTools.generatorMissing)))
+    func qtProxies() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("qt-proxies-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var headers = ""
+        #expect(Paths.introspectionFiles.count == 4)
+        for file in Paths.introspectionFiles {
+            let proxy = directory.appendingPathComponent(file.deletingPathExtension().lastPathComponent).path
+            let generated = try await ProcessRunner.run([try #require(QtTools.generator), "-p", proxy, file.path], timeout: .seconds(30))
+            // qdbusxml2cpp refuses a file over one member it cannot type, and says so on stderr.
+            #expect(generated.status == 0 && generated.stderr.isEmpty,
+                    "qdbusxml2cpp refused \(file.lastPathComponent): \(generated.stderr)")
+            headers += (try? String(contentsOfFile: proxy + ".h", encoding: .utf8)) ?? ""
+        }
+        for declaration in [
+            "QDBusPendingReply<QList<QDBusObjectPath> > Register(const QList<GuidedAccessRestrictionEntry> &restrictions)",
+            "QDBusPendingReply<QList<GuidedAccessRestrictionRow> > List()",
+            "QDBusPendingReply<> Start(const QString &app, const QVariantMap &options)",
+            "QDBusPendingReply<> End(const QVariantMap &options)",
+            "QDBusPendingReply<bool> RequestSession(bool enable, const QVariantMap &options)",
+            "QDBusPendingReply<QVariantMap> GetLastOptions(const QString &app)",
+            "Q_PROPERTY(QMap<QString,QString> SystemRestrictions READ systemRestrictions)",
+            "Q_PROPERTY(QMap<QString,QString> SystemRestrictionSources READ systemRestrictionSources)",
+            "Q_PROPERTY(QMap<QString,QStringList> Enforcers READ enforcers)",
+            "Q_PROPERTY(QList<GuidedAccessRegion> DisabledRegions READ disabledRegions)",
+            "Q_PROPERTY(QMap<QString,QString> Sources READ sources)",
+            "Q_PROPERTY(bool Registered READ registered)",
+        ] {
+            #expect(headers.contains(declaration), "no \(declaration) in the generated proxies")
+        }
+    }
+
     @Test("busctl tree, introspect and get-property show the contract",
           .enabled(if: Requirements.canRunDaemon, Requirements.daemonReason))
     func busctlShowsTheContract() async throws {

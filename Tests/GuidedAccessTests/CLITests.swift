@@ -320,9 +320,9 @@ struct ShopTests {
     }
 }
 
-/// The apps in other languages (Examples/python, Examples/c): the same notes
-/// app with no library of ours, against the daemon.
-@Suite("Examples in Python and C")
+/// The apps in other languages (Examples/python, Examples/c, Examples/qt):
+/// the same notes app with no library of ours, against the daemon.
+@Suite("Examples in Python, C and Qt")
 struct OtherLanguageExampleTests {
     @Test("Python (PyGObject): registers two restrictions, reads its features, follows RestrictionChanged and StatusChanged",
           .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
@@ -333,17 +333,43 @@ struct OtherLanguageExampleTests {
     @Test("C (GDBus, proxies from gdbus-codegen and dbus/*.xml): the same",
           .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
     func c() async throws {
-        let build = FileManager.default.temporaryDirectory.appendingPathComponent("notes-app-\(getpid())")
-        defer { try? FileManager.default.removeItem(at: build) }
-        let built = try await ProcessRunner.run(
-            [Binaries.packageRoot.appendingPathComponent("Examples/c/build.sh").path, build.path,
-             Binaries.packageRoot.appendingPathComponent("dbus").path], timeout: .seconds(120))
-        #expect(built.status == 0, "\(built.stderr)")
-        try await runNotesApp([build.appendingPathComponent("notes-app").path])
+        let output = Self.buildDirectory("c")
+        defer { try? FileManager.default.removeItem(at: output) }
+        try await build("c", into: output)
+        try await runNotesApp([output.appendingPathComponent("notes-app").path])
     }
 
-    /// Runs the app until three changes, making them as an admin, and checks every line it printed.
-    private func runNotesApp(_ argv: [String]) async throws {
+    @Test("Qt 5 (QtDBus, proxies from qdbusxml2cpp -p and dbus/*.xml): the same, and what List and DisabledRegions hold",
+          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"),
+          .enabled(if: QtTools.canBuildClients, Comment(rawValue: QtTools.clientToolsMissing)))
+    func qt() async throws {
+        let output = Self.buildDirectory("qt")
+        defer { try? FileManager.default.removeItem(at: output) }
+        try await build("qt", into: output)
+        // List's rows, sorted by identifier, with the texts as registered;
+        // the region the session was started with, as the app reads it.
+        try await runNotesApp([output.appendingPathComponent("notes-app").path], listed: [
+            "listed org.example.notes.delete: Deleting notes (Removing notes for good)",
+            "listed org.example.notes.share: Sharing (Sending notes to other apps)",
+        ], regions: ["disabled region 10,20 300x40"])
+    }
+
+    static func buildDirectory(_ language: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("notes-app-\(language)-\(getpid())")
+    }
+
+    /// Runs `Examples/<language>/build.sh` on the repository's `dbus/*.xml`.
+    private func build(_ language: String, into output: URL) async throws {
+        let built = try await ProcessRunner.run(
+            [Binaries.packageRoot.appendingPathComponent("Examples/\(language)/build.sh").path, output.path,
+             Binaries.packageRoot.appendingPathComponent("dbus").path], timeout: .seconds(180))
+        try #require(built.status == 0, "\(built.stderr)")
+    }
+
+    /// Runs the app until three changes, making them as an admin, and checks
+    /// every line it printed; `listed` and `regions` are the lines only the
+    /// Qt app prints (after registering, and when the session starts).
+    private func runNotesApp(_ argv: [String], listed: [String] = [], regions: [String] = []) async throws {
         let fixture = try await ServiceFixture.start(polkit: true)
         defer { fixture.stop() }
         let admin = try fixture.admin()
@@ -354,19 +380,20 @@ struct OtherLanguageExampleTests {
         }
         #expect(registered)
         try await admin.setRestriction("org.example.notes.share", to: .deny)
-        try await admin.start(app: "/usr/bin/notes")
+        try await admin.start(app: "/usr/bin/notes",
+                              options: .init(disabledRegions: [GuidedAccessRegion(x: 10, y: 20, width: 300, height: 40)]))
         try await admin.end()
 
         let result = try await ran
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(Array(lines.prefix(6)) == [
-            "registered 2 restrictions",
+        let startup = ["registered 2 restrictions"] + listed + [
             "restriction org.example.notes.share: allow", "restriction org.example.notes.delete: allow",
             "feature ReduceMotion: off", "feature BoldText: off", "guided access: off",
-        ], "\(result.stdout)")
-        #expect(Array(lines.dropFirst(6)) == [
-            "restriction org.example.notes.share: deny", "guided access: on", "guided access: off",
-        ], "\(result.stdout)")
+        ]
+        #expect(Array(lines.prefix(startup.count)) == startup, "\(result.stdout)")
+        #expect(Array(lines.dropFirst(startup.count)) == [
+            "restriction org.example.notes.share: deny", "guided access: on",
+        ] + regions + ["guided access: off"], "\(result.stdout)")
     }
 }
