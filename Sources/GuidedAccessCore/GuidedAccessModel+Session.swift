@@ -45,6 +45,12 @@ extension GuidedAccessModel {
     public func mayRequestSession(app: String) -> Bool {
         managedConfig.allowedApplications.contains(app)
     }
+
+    /// True when managed config lets the sandboxed app `flatpakID` ask for
+    /// administrator actions (`AdminApplications`); polkit still decides them.
+    public func mayActAsAdministrator(sandboxedApp flatpakID: String) -> Bool {
+        managedConfig.adminApplications.contains(flatpakID)
+    }
 }
 
 // MARK: - Changing the session

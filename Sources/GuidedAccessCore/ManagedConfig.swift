@@ -2,11 +2,13 @@
 import FoundationEssentials
 
 /// Policy an administrator fixes for the machine in `managed.json`:
-/// which apps may lock themselves, restriction states users cannot change,
-/// and features whose value is locked.
+/// which apps may lock themselves, which sandboxed apps may act as an
+/// administrator, restriction states users cannot change, and features
+/// whose value is locked.
 ///
 /// ```json
 /// {"AllowedApplications": ["org.example.Kiosk"],
+///  "AdminApplications": ["org.example.KioskSetup"],
 ///  "Restrictions": {"com.example.app.purchase": "deny"},
 ///  "LockedFeatures": {"Zoom": true},
 ///  "Limits": {"PerApp": 2048}}
@@ -19,6 +21,11 @@ public struct ManagedConfig: Codable, Sendable, Equatable {
 
     /// Apps that may lock themselves with RequestSession without polkit.
     public var allowedApplications: [String]
+    /// Flatpak ids of sandboxed apps that may ask for administrator actions
+    /// (an administrator's own sandboxed tool). Any other sandboxed caller
+    /// is refused them whatever polkit would say: code in a sandbox is
+    /// untrusted. Being listed only lifts that refusal; polkit still decides.
+    public var adminApplications: [String]
     /// Restriction states nobody can change, by identifier.
     public var restrictions: [String: RestrictionState]
     /// Feature values nobody can change.
@@ -28,10 +35,12 @@ public struct ManagedConfig: Codable, Sendable, Equatable {
 
     /// A config, empty by default (no policy, default limits).
     public init(
-        allowedApplications: [String] = [], restrictions: [String: RestrictionState] = [:],
+        allowedApplications: [String] = [], adminApplications: [String] = [],
+        restrictions: [String: RestrictionState] = [:],
         lockedFeatures: [Feature: Bool] = [:], limits: RegistrationLimits = RegistrationLimits()
     ) {
         self.allowedApplications = allowedApplications
+        self.adminApplications = adminApplications
         self.restrictions = restrictions
         self.lockedFeatures = lockedFeatures
         self.limits = limits
@@ -39,6 +48,7 @@ public struct ManagedConfig: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case allowedApplications = "AllowedApplications"
+        case adminApplications = "AdminApplications"
         case restrictions = "Restrictions"
         case lockedFeatures = "LockedFeatures"
         case limits = "Limits"
@@ -94,11 +104,13 @@ extension ManagedConfig {
         let container = try decoder.container(keyedBy: AnyKey.self)
         try Self.rejectUnknownKeys(container)
         let apps = try container.decodeIfPresent([String].self, forKey: AnyKey(CodingKeys.allowedApplications))
+        let admins = try container.decodeIfPresent([String].self, forKey: AnyKey(CodingKeys.adminApplications))
         let states = try container.decodeIfPresent([String: String].self, forKey: AnyKey(CodingKeys.restrictions))
         let locked = try container.decodeIfPresent([String: Bool].self, forKey: AnyKey(CodingKeys.lockedFeatures))
         let limits = try container.decodeIfPresent([String: Int].self, forKey: AnyKey(CodingKeys.limits))
         self.init(
             allowedApplications: try Self.checkedApps(apps ?? []),
+            adminApplications: try Self.checkedFlatpakIDs(admins ?? []),
             restrictions: try Self.checkedRestrictions(states ?? [:]),
             lockedFeatures: try Self.checkedFeatures(locked ?? [:]),
             limits: try RegistrationLimits(managed: limits ?? [:]))
@@ -108,6 +120,7 @@ extension ManagedConfig {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(allowedApplications, forKey: .allowedApplications)
+        try container.encode(adminApplications, forKey: .adminApplications)
         try container.encode(restrictions.mapValues(\.rawValue), forKey: .restrictions)
         let features = Dictionary(uniqueKeysWithValues: lockedFeatures.map { ($0.key.propertyName, $0.value) })
         try container.encode(features, forKey: .lockedFeatures)
@@ -136,6 +149,20 @@ extension ManagedConfig {
 
     private static func checkedApps(_ apps: [String]) throws -> [String] {
         for app in apps { try AppIdentifier.validate(app) }
+        return apps
+    }
+
+    /// Only sandboxed callers are held to this list, and they are known by
+    /// their Flatpak id alone: a path here could never match, so it is
+    /// refused rather than left to look like a grant.
+    private static func checkedFlatpakIDs(_ apps: [String]) throws -> [String] {
+        for app in apps {
+            try AppIdentifier.validate(app)
+            if app.hasPrefix("/") {
+                throw DomainError.invalidArgument(
+                    "AdminApplications lists \(app), but it holds Flatpak ids (such as org.example.KioskSetup), not paths; unsandboxed programs need no entry")
+            }
+        }
         return apps
     }
 

@@ -78,8 +78,10 @@ extension GuidedAccessService {
         }
     }
 
-    /// Asks polkit for each action; the first refusal ends the call.
+    /// Asks polkit for each action; the first refusal ends the call. A
+    /// sandboxed caller is refused before polkit is asked (``sandboxRefusal(of:for:)``).
     func authorize(_ actions: [AdminAction], caller: CallerIdentity, interactive: Bool) async throws {
+        if let first = actions.first, let refusal = sandboxRefusal(of: caller, for: first) { throw refusal }
         for action in actions {
             switch await polkit.check(action, for: caller, interactive: interactive) {
             case .authorized:
@@ -93,6 +95,19 @@ extension GuidedAccessService {
                 throw DomainError.rateLimited(reason)
             }
         }
+    }
+
+    /// The one rule for sandboxed callers: an app in a Flatpak sandbox is
+    /// untrusted code, so it never gets an administrator's authority, whatever
+    /// polkit would grant its user, unless managed config's
+    /// `AdminApplications` names it (then polkit decides, as for any caller).
+    /// Every polkit action is such an authority, `RequestSession`'s too: a
+    /// sandboxed app locks itself only when `AllowedApplications` lists it.
+    func sandboxRefusal(of caller: CallerIdentity, for action: AdminAction) -> DomainError? {
+        guard let app = caller.flatpakID, !read({ $0.mayActAsAdministrator(sandboxedApp: app) }) else { return nil }
+        return .permissionDenied(
+            "sandboxed apps (\(app)) cannot act as an administrator (\(action.rawValue)); "
+                + "an administrator can allow it with AdminApplications in \(managedConfigPath)")
     }
 
     func audit(_ caller: CallerIdentity, _ action: String, _ target: String, _ result: AuditResult) {

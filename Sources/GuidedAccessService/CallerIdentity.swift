@@ -13,19 +13,32 @@ public struct CallerIdentity: Sendable, Hashable {
     /// Process start time (clock ticks since boot), so polkit can tell a
     /// recycled pid from the original process.
     public let startTime: UInt64
-    /// Every id of the caller's app, preferred first (``appIDs(of:procRoot:)``).
+    /// Every id of the caller's app, preferred first (``appIDs(of:procRoot:)``);
+    /// for a sandboxed caller its Flatpak id alone.
     public let appIDs: [String]
+    /// The Flatpak id when the caller runs in a Flatpak sandbox, else nil.
+    /// Such a caller is untrusted code: it never acts as an administrator
+    /// unless managed config says so (see `GuidedAccessService.sandboxRefusal`).
+    public let flatpakID: String?
     /// The preferred one: Flatpak id, else systemd scope app id, else executable path.
     public var app: String { appIDs[0] }
 
     /// Resolves the caller of `call`.
+    ///
+    /// A Flatpak app's calls come through the `xdg-dbus-proxy` that
+    /// `flatpak run` starts for it, so the bus vouches for the proxy's pid.
+    /// Flatpak runs that proxy in a bubblewrap sandbox holding the app's
+    /// `/.flatpak-info`, which is where the id is read; the proxy's
+    /// executable and scope say nothing of the app, so they are not its ids.
     public static func of(_ call: MethodCall, procRoot: String = "/proc") async throws -> CallerIdentity {
         let credentials = try await call.callerCredentials()
         let pid = credentials.processID
+        let flatpak = flatpakID(of: pid, procRoot: procRoot)
         return CallerIdentity(
             busName: call.sender, processID: pid, userID: credentials.userID,
             startTime: startTime(of: pid, procRoot: procRoot) ?? 0,
-            appIDs: appIDs(of: pid, procRoot: procRoot))
+            appIDs: flatpak.map { [$0] } ?? appIDs(of: pid, procRoot: procRoot),
+            flatpakID: flatpak)
     }
 
     /// Field 22 of `/proc/PID/stat`. The command name (field 2) may contain

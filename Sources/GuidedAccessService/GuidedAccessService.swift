@@ -50,6 +50,8 @@ public final class GuidedAccessService: Sendable {
     /// Built on first use (its getters need `self`), then shared by every restriction object.
     let restrictionObject = Locked<Interface?>(nil)
     let desktop: (any DesktopSettings)?
+    /// Named in refusals that the administrator can lift there.
+    let managedConfigPath: String
     private let connection: Locked<Connection?> = Locked(nil)
     private let deadlineTimer: Locked<Task<Void, Never>?> = Locked(nil)
     private let watchedOwners: Locked<Set<BusName>> = Locked([])
@@ -73,6 +75,7 @@ public final class GuidedAccessService: Sendable {
         self.listReply = listReply
         self.model = LockedModel(model, log: log, changed: listReply.invalidate)
         self.desktop = configuration.desktop
+        managedConfigPath = configuration.managedConfigPath
         polkit = PolkitAuthority(address: configuration.polkitAddress, timeout: configuration.polkitTimeout)
         self.log = log
     }

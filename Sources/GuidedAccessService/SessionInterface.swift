@@ -144,7 +144,10 @@ extension GuidedAccessService {
         if enable && active { return lockedApp == app }
         if !enable && !active { return true }
         if enable && !listed {
-            guard case .authorized = await polkit.check(.requestSession, for: caller, interactive: call.allowsInteractiveAuthorization) else {
+            do {
+                try await authorize([.requestSession], caller: caller, interactive: call.allowsInteractiveAuthorization)
+            } catch {
+                // Whatever the refusal (polkit's no, no answer, a sandbox), the app hears `false`.
                 audit(caller, "request-session", reason, .denied)
                 return false
             }

@@ -8,11 +8,13 @@ struct ManagedConfigTests {
     @Test func parsesAllKeys() throws {
         let json = """
             {"AllowedApplications": ["org.example.Kiosk"],
+             "AdminApplications": ["org.example.KioskSetup"],
              "Restrictions": {"com.example.app.purchase": "deny"},
              "LockedFeatures": {"Zoom": true}}
             """
         let config = try ManagedConfig.parse(Data(json.utf8), path: "managed.json")
         #expect(config.allowedApplications == ["org.example.Kiosk"])
+        #expect(config.adminApplications == ["org.example.KioskSetup"])
         #expect(config.restrictions == ["com.example.app.purchase": .deny])
         #expect(config.lockedFeatures == [.zoom: true])
     }
@@ -47,6 +49,8 @@ struct ManagedConfigTests {
         (#"{"Restrictions": {"nodots": "deny"}}"#, "nodots"),
         (#"{"LockedFeatures": {"VoiceOver": true}}"#, "VoiceOver"),
         (#"{"AllowedApplication": []}"#, "AllowedApplication"),
+        (#"{"AdminApplications": ["/usr/bin/kiosk-setup"]}"#, "/usr/bin/kiosk-setup"),
+        (#"{"AdminApplications": [""]}"#, "empty"),
         (#"[]"#, "top level"),
     ])
     func wrongContentNamesTheCulprit(json: String, culprit: String) {
@@ -59,7 +63,7 @@ struct ManagedConfigTests {
 
     @Test func encodesTheSameShapeItReads() throws {
         let config = ManagedConfig(
-            allowedApplications: ["a.b"], restrictions: ["com.example.x": .deny], lockedFeatures: [.grayscale: false])
+            allowedApplications: ["a.b"], adminApplications: ["c.d"], restrictions: ["com.example.x": .deny], lockedFeatures: [.grayscale: false])
         #expect(try ManagedConfig.parse(JSONEncoder().encode(config), path: "m") == config)
     }
 }

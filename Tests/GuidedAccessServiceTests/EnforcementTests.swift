@@ -131,7 +131,8 @@ struct EnforcementTests {
 }
 
 /// A caller's identities from what /proc says of it, on a crafted /proc
-/// tree: no Flatpak sandbox runs on the build machine.
+/// tree, for the cases no test machine has (scopes, upgraded binaries);
+/// FlatpakSandboxTests runs a real sandbox.
 @Suite("Caller identity from /proc")
 struct CallerIdentityProcTests {
     @Test("a Flatpak app is its app id first, then its scope's id, then its executable; a plain process its executable")

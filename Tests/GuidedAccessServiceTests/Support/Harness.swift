@@ -27,6 +27,8 @@ final class Harness: Sendable {
         /// Run the daemon as nobody (65534) with a state directory owned by nobody.
         var asNobody = false
         var allowedApplications: [String] = []
+        /// Managed `AdminApplications`: sandboxed apps that may act as an administrator.
+        var adminApplications: [String] = []
         var polkitTimeout: Double = 5
         var startDaemon = true
         /// Where desktop settings live; a daemon run as nobody always uses memory.
@@ -89,7 +91,7 @@ final class Harness: Sendable {
             try prepare(fixture.directory.appendingPathComponent("state"), asNobody: options.asNobody)
             let harness = Harness(options: options, fixture: fixture, desktop: desktop)
             try harness.writeManagedConfig(allowedApplications: options.allowedApplications,
-                                           lockedFeatures: options.lockedFeatures, limits: options.limits)
+                                           adminApplications: options.adminApplications, lockedFeatures: options.lockedFeatures, limits: options.limits)
         }
         return Harness(options: options, fixture: fixture, desktop: desktop)
     }
@@ -114,9 +116,10 @@ final class Harness: Sendable {
         return options.asNobody ? ProcessRunner.asUnprivileged(argv) : argv
     }
 
-    func writeManagedConfig(allowedApplications: [String], lockedFeatures: [String: Bool] = [:],
-                            limits: [String: Int] = [:]) throws {
+    func writeManagedConfig(allowedApplications: [String], adminApplications: [String] = [],
+                            lockedFeatures: [String: Bool] = [:], limits: [String: Int] = [:]) throws {
         let data = try JSONSerialization.data(withJSONObject: ["AllowedApplications": allowedApplications,
+                                                               "AdminApplications": adminApplications,
                                                                "LockedFeatures": lockedFeatures, "Limits": limits])
         try data.write(to: managedConfig)
         chmod(managedConfig.path, 0o644)

@@ -50,6 +50,13 @@ enum Python {
             except dbus.exceptions.DBusException as e:
                 return ["error", e.get_dbus_name()]
 
+        def outcome(fn, *args):
+            """["ok", value] or [error name, its message]."""
+            try:
+                return ["ok", plain(fn(*args))]
+            except dbus.exceptions.DBusException as e:
+                return [e.get_dbus_name(), e.get_dbus_message()]
+
         def plain(value):
             if isinstance(value, dbus.Boolean): return bool(value)
             if isinstance(value, (dbus.String, dbus.ObjectPath)): return str(value)

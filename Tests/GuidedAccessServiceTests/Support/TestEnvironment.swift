@@ -78,6 +78,19 @@ enum Requirements {
     /// Real polkitd, setpriv: root only.
     static var canRunPolkit: Bool { canRunDaemon && PolkitTestAuthority.isAvailable && ProcessRunner.canRunUnprivileged }
 
+    /// A Flatpak sandbox (``FlatpakSandbox``) as this user, and the daemon.
+    static var canRunSandbox: Bool { canRunDaemon && FlatpakSandbox.problem(asNobody: false) == nil }
+    /// A Flatpak sandbox as nobody, with a real polkitd: root only.
+    static var canRunSandboxWithPolkit: Bool { canRunPolkit && FlatpakSandbox.problem(asNobody: true) == nil }
+
+    static var sandboxReason: Comment {
+        Comment(rawValue: "needs the built daemon and a sandbox: " + (FlatpakSandbox.problem(asNobody: false) ?? "ok"))
+    }
+    static var sandboxPolkitReason: Comment {
+        Comment(rawValue: "needs root for polkitd and a sandbox as nobody: "
+            + (PolkitTestAuthority.skipReason ?? FlatpakSandbox.problem(asNobody: true) ?? "ok"))
+    }
+
     static let daemonReason: Comment = "needs the built guided-accessd (swift build), dbus-daemon, busctl, gdbus, dbus-send and /usr/bin/python3"
     static var polkitReason: Comment {
         Comment(rawValue: "needs root for a private polkitd and setpriv: "
