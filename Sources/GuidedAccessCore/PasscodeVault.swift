@@ -79,12 +79,12 @@ public struct PasscodeBackoff: Codable, Sendable, Equatable {
 
 /// Checks and stores the session passcode.
 ///
-/// Guessing is slowed twice: each check costs a slow hash, and after
+/// Guessing is slowed twice: each check costs a slow, memory-hard hash, and after
 /// ``freeFailures`` wrong passcodes in a row attempts are refused outright
 /// for a delay that doubles with each further failure.
 public struct PasscodeVault: Codable, Sendable, Equatable {
     /// yescrypt's cost for new hashes in production: Debian's default for
-    /// `/etc/shadow` (YESCRYPT_COST_FACTOR 5: 16 MiB, some 15 ms here).
+    /// `/etc/shadow` (YESCRYPT_COST_FACTOR 5: 16 MiB and some 14 ms per check on the test machine).
     public static let defaultCost = 5
     /// The costs libxcrypt's yescrypt takes; each step doubles time and memory.
     public static let costRange = 1...11
@@ -235,7 +235,7 @@ extension PasscodeVault {
 // MARK: - Hashing
 
 extension PasscodeVault {
-    /// The passcode rules (length), checked without hashing anything.
+    /// The passcode rules (length, no NUL), checked without hashing anything.
     public static func validate(_ passcode: String) throws(DomainError) {
         guard lengthRange.contains(passcode.count) else {
             throw .invalidArgument(
