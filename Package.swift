@@ -12,7 +12,6 @@ let package = Package(
         .executable(name: "guided-access", targets: ["guided-access"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
@@ -30,6 +29,10 @@ let package = Package(
         ),
         // glibc's malloc_trim, which Swift's Glibc module does not import.
         .target(name: "CHeap"),
+        // The passcode hashed as the system hashes passwords: libxcrypt's yescrypt
+        // (libcrypt1, on every Debian machine), and GLib's HMAC for checking the
+        // PBKDF2 hashes earlier versions stored. GLib's headers come with CGIO.
+        .target(name: "CCrypt", dependencies: ["CGIO"], linkerSettings: [.linkedLibrary("crypt")]),
         // Swift API over libdbus. Knows nothing of Guided Access.
         // A lock ThreadSanitizer can see (Synchronization.Mutex it cannot, on Linux).
         .target(name: "Locking"),
@@ -44,9 +47,7 @@ let package = Package(
         // The pure domain: no D-Bus, no I/O beyond its own store.
         .target(
             name: "GuidedAccessCore",
-            dependencies: ["GuidedAccessVocabulary",
-                           .product(name: "_CryptoExtras", package: "swift-crypto"),
-                           .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CCrypt", "GuidedAccessVocabulary"]
         ),
         // The desktop's settings (GSettings: dconf on GNOME) as a feature source
         // and system-restriction applier. The only module that sees GLib types.

@@ -223,7 +223,7 @@ struct CallFuzzer {
 /// 1.2× what it was before (issue 29).
 func fuzzCase(_ context: StressContext) async throws -> CaseResult {
     let stage = try await Stage.start("fuzz", daemon: context.daemon, packageRoot: context.packageRoot,
-                                      Stage.Options(passcodeIterations: 1_000))
+                                      Stage.Options(passcodeCost: 1))
     defer { Task { await stage.stop() } }
     let owner = try stage.proxy()
     let registered: [ObjectPath] = try await owner.call(Contract.Restrictions.register, (0..<8).map {

@@ -18,8 +18,8 @@ final class Stage: Sendable {
         var managedConfig = #"{}"#
         /// `--polkit-timeout`, seconds.
         var polkitTimeout = 25.0
-        /// PBKDF2 rounds of `SetPasscode` (the shipped 210,000 makes a fuzz run of hashes).
-        var passcodeIterations: Int?
+        /// yescrypt cost of `SetPasscode` (the shipped 5 makes a fuzz run of hashes).
+        var passcodeCost: Int?
         /// Mount a tmpfs of this many KiB on the state directory (disk faults).
         var stateTmpfsKiB: Int?
         /// The desktop's settings in a real dconf under the stage's own
@@ -45,7 +45,7 @@ final class Stage: Sendable {
         var configuration = DaemonFixture.Configuration(busName: GuidedAccessBus.name, directory: root) { fixture in
             var argv = [daemon, "--address", fixture.address, "--state-dir", state.path, "--managed-config", managed.path,
                         "--polkit-address", fixture.polkitAddress, "--polkit-timeout", String(options.polkitTimeout)]
-            if let iterations = options.passcodeIterations { argv += ["--passcode-iterations", String(iterations)] }
+            if let cost = options.passcodeCost { argv += ["--passcode-cost", String(cost)] }
             return argv
         }
         configuration.polkit = .real(policyFiles: [packageRoot.appendingPathComponent("polkit/org.guidedaccess.policy")])

@@ -199,10 +199,12 @@ extension GuidedAccessModel {
 extension GuidedAccessModel {
     /// Checks the session passcode. Throws `rateLimited` during back-off and
     /// `permissionDenied` when wrong; the failure count is saved either way,
-    /// so restarting the daemon does not reset the back-off.
+    /// so restarting the daemon does not reset the back-off. A right passcode
+    /// whose hash is legacy PBKDF2 is stored anew as yescrypt.
     public func verifyPasscode(_ passcode: String, now: Date) throws(DomainError) {
         let expected = try passcodeChallenge(now: now)
-        try recordPasscodeCheck(matched: try PasscodeVault.matches(passcode, expected), against: expected, now: now)
+        try recordPasscodeCheck(try PasscodeVault.check(passcode, against: expected, cost: vault.cost),
+                                against: expected, now: now)
     }
 
     /// Step one of a passcode check split around the slow hash (see
@@ -211,12 +213,13 @@ extension GuidedAccessModel {
         try vault.challenge(now: now)
     }
 
-    /// Step three: records the outcome (persisted, so back-off survives a
-    /// restart) and throws `permissionDenied` for a wrong passcode.
-    public func recordPasscodeCheck(matched: Bool, against expected: PasscodeHash, now: Date) throws(DomainError) {
+    /// Step three: records the outcome, with the passcode's new hash when
+    /// the check made one (persisted, so back-off and the new hash survive a
+    /// restart), and throws `permissionDenied` for a wrong passcode.
+    public func recordPasscodeCheck(_ check: PasscodeCheck, against expected: PasscodeHash, now: Date) throws(DomainError) {
         var outcome: DomainError?
         _ = try commit { () throws(DomainError) in
-            do throws(DomainError) { try vault.record(matched: matched, against: expected, now: now) } catch { outcome = error }
+            do throws(DomainError) { try vault.record(check, against: expected, now: now) } catch { outcome = error }
             return []
         }
         if let outcome { throw outcome }
@@ -224,11 +227,11 @@ extension GuidedAccessModel {
 
     /// Sets or replaces the passcode (4–64 characters), stored only as a salted slow hash.
     public func setPasscode(_ passcode: String) throws(DomainError) -> [ModelChange] {
-        try setPasscode(hashed: PasscodeVault.hash(passcode, iterations: vault.iterations))
+        try setPasscode(hashed: PasscodeVault.hash(passcode, cost: vault.cost))
     }
 
-    /// Stores a hash made beforehand with ``PasscodeVault/hash(_:iterations:)``
-    /// and ``passcodeIterations``, so the slow hashing need not hold the lock.
+    /// Stores a hash made beforehand with ``PasscodeVault/hash(_:cost:)``
+    /// and ``passcodeCost``, so the slow hashing need not hold the lock.
     public func setPasscode(hashed: PasscodeHash) throws(DomainError) -> [ModelChange] {
         try commit { () throws(DomainError) in
             vault.setPasscode(hashed: hashed)
@@ -236,8 +239,8 @@ extension GuidedAccessModel {
         }
     }
 
-    /// Rounds for new passcode hashes.
-    public var passcodeIterations: Int { vault.iterations }
+    /// yescrypt cost of new passcode hashes (``PasscodeVault/cost``).
+    public var passcodeCost: Int { vault.cost }
 
     /// Seconds until a passcode attempt will be evaluated again, or `nil`.
     public func passcodeRetryAfter(now: Date) -> UInt64? { vault.retryAfter(now: now) }

@@ -50,10 +50,10 @@ public final class GuidedAccessModel: @unchecked Sendable {
 
     /// Loads the state from `store` and resumes a session that was running:
     /// same app, limits and restrictions; `expired` (still locked) when its time
-    /// ran out while the daemon was down. `passcodeIterations` is lowered only by tests.
+    /// ran out while the daemon was down. `passcodeCost` is lowered only by tests.
     public init(
         store: StateStore, managedConfig: ManagedConfig = ManagedConfig(),
-        passcodeIterations: Int = PasscodeVault.defaultIterations, now: Date
+        passcodeCost: Int = PasscodeVault.defaultCost, now: Date
     ) throws(DomainError) {
         let loaded = try store.load(now: now)
         self.store = store
@@ -67,7 +67,7 @@ public final class GuidedAccessModel: @unchecked Sendable {
         vault = loaded.state.passcode
         desktopOriginals = loaded.state.desktopOriginals ?? [:]
         perAppMemory = PerAppMemory(loaded.state.lastOptions ?? [])
-        vault.iterations = passcodeIterations
+        vault.cost = passcodeCost
         startupWarnings = (loaded.warning.map { [$0] } ?? [])
             + loaded.removedTemporaries.map { "removed \($0), left in \(store.directory) by a write that was interrupted" }
         session.resume(now: now)

@@ -1,19 +1,72 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-import Crypto
+import CCrypt
 import FoundationEssentials
-import _CryptoExtras
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A passcode as it is stored: never the passcode itself, only a salted,
-/// slow PBKDF2-SHA256 hash and the parameters needed to check it again.
-public struct PasscodeHash: Codable, Sendable, Equatable {
-    /// KDF name, kept so a stronger scheme can be introduced later.
-    public let algorithm: String
-    /// PBKDF2 rounds used for this hash.
-    public let iterations: Int
-    /// Random per-passcode salt.
-    public let salt: Data
-    /// The derived key.
-    public let hash: Data
+/// slow hash that says how to check it again.
+public enum PasscodeHash: Sendable, Equatable {
+    /// A crypt(5) string made by libxcrypt, as in `/etc/shadow`: yescrypt
+    /// (`$y$…`), Debian 12's password hash, for every new passcode.
+    case crypt(String)
+    /// PBKDF2-HMAC-SHA256, as versions before yescrypt stored the passcode.
+    /// Still checked, and replaced by a yescrypt hash at the next right passcode.
+    case pbkdf2SHA256(rounds: Int, salt: Data, key: Data)
+
+    /// True for a hash in a scheme new passcodes no longer use.
+    public var isLegacy: Bool {
+        if case .pbkdf2SHA256 = self { return true }
+        return false
+    }
+}
+
+extension PasscodeHash: Codable {
+    // The PBKDF2 keys are those earlier versions wrote, so their state files load.
+    private enum CodingKeys: String, CodingKey { case algorithm, crypt, iterations, salt, hash }
+    private static let cryptName = "crypt", pbkdf2Name = "pbkdf2-sha256"
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try container.decode(String.self, forKey: .algorithm) {
+        case Self.cryptName:
+            self = .crypt(try container.decode(String.self, forKey: .crypt))
+        case Self.pbkdf2Name:
+            self = .pbkdf2SHA256(rounds: try container.decode(Int.self, forKey: .iterations),
+                                 salt: try container.decode(Data.self, forKey: .salt),
+                                 key: try container.decode(Data.self, forKey: .hash))
+        case let other:
+            throw DecodingError.dataCorruptedError(
+                forKey: .algorithm, in: container,
+                debugDescription: "unknown passcode hash '\(other)'; set the passcode again")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .crypt(let string):
+            try container.encode(Self.cryptName, forKey: .algorithm)
+            try container.encode(string, forKey: .crypt)
+        case .pbkdf2SHA256(let rounds, let salt, let key):
+            try container.encode(Self.pbkdf2Name, forKey: .algorithm)
+            try container.encode(rounds, forKey: .iterations)
+            try container.encode(salt, forKey: .salt)
+            try container.encode(key, forKey: .hash)
+        }
+    }
+}
+
+/// The outcome of the slow step of a passcode check (``PasscodeVault/check(_:against:cost:)``).
+public struct PasscodeCheck: Sendable, Equatable {
+    /// Whether the passcode was the right one.
+    public let matched: Bool
+    /// The right passcode hashed anew, when the stored hash was ``PasscodeHash/isLegacy``.
+    public let replacement: PasscodeHash?
 }
 
 /// How many wrong passcodes were entered in a row and until when further
@@ -27,12 +80,15 @@ public struct PasscodeBackoff: Codable, Sendable, Equatable {
 
 /// Checks and stores the session passcode.
 ///
-/// Guessing is slowed twice: each check costs a slow hash, and after
+/// Guessing is slowed twice: each check costs a slow, memory-hard hash, and after
 /// ``freeFailures`` wrong passcodes in a row attempts are refused outright
 /// for a delay that doubles with each further failure.
 public struct PasscodeVault: Codable, Sendable, Equatable {
-    /// PBKDF2 rounds for new hashes in production (swift-crypto's own minimum).
-    public static let defaultIterations = 210_000
+    /// yescrypt's cost for new hashes in production: Debian's default for
+    /// `/etc/shadow` (YESCRYPT_COST_FACTOR 5: 16 MiB and some 14 ms per check on the test machine).
+    public static let defaultCost = 5
+    /// The costs libxcrypt's yescrypt takes; each step doubles time and memory.
+    public static let costRange = 1...11
     /// Wrong passcodes allowed before back-off starts.
     public static let freeFailures: UInt32 = 3
     /// Delay after the first back-off failure, doubling after each further one.
@@ -46,21 +102,21 @@ public struct PasscodeVault: Codable, Sendable, Equatable {
     public private(set) var stored: PasscodeHash?
     /// Failure count and lock-out.
     public private(set) var backoff = PasscodeBackoff()
-    /// Rounds for hashes made from now on. Not persisted: configuration, not
-    /// state. Tests lower it to stay fast; existing hashes keep their own count.
-    public var iterations: Int = PasscodeVault.defaultIterations
+    /// yescrypt cost for hashes made from now on. Not persisted: configuration,
+    /// not state. Tests lower it to stay fast; existing hashes keep their own.
+    public var cost: Int = PasscodeVault.defaultCost
 
     private enum CodingKeys: String, CodingKey { case stored, backoff }
 
-    /// An empty vault hashing with `iterations` rounds.
-    public init(iterations: Int = PasscodeVault.defaultIterations) {
-        self.iterations = iterations
+    /// An empty vault hashing at yescrypt `cost` (``costRange``).
+    public init(cost: Int = PasscodeVault.defaultCost) {
+        self.cost = cost
     }
 
     /// True when a passcode is configured.
     public var isSet: Bool { stored != nil }
 
-    /// Equal when the persisted parts are; the rounds for new hashes are configuration.
+    /// Equal when the persisted parts are; the cost of new hashes is configuration.
     public static func == (lhs: PasscodeVault, rhs: PasscodeVault) -> Bool {
         lhs.stored == rhs.stored && lhs.backoff == rhs.backoff
     }
@@ -72,34 +128,40 @@ extension PasscodeVault {
     /// Replaces the passcode; throws `invalidArgument` outside 4–64 characters.
     /// Clears the back-off, because the old guesses say nothing about the new one.
     public mutating func setPasscode(_ passcode: String) throws(DomainError) {
-        setPasscode(hashed: try Self.hash(passcode, iterations: iterations))
+        setPasscode(hashed: try Self.hash(passcode, cost: cost))
     }
 
-    /// Stores a hash made by ``hash(_:iterations:)``, which is slow on
+    /// Stores a hash made by ``hash(_:cost:)``, which is slow on
     /// purpose and so is best run before taking any lock.
     public mutating func setPasscode(hashed: PasscodeHash) {
         stored = hashed
         backoff = PasscodeBackoff()
     }
 
-    /// A new salted hash of `passcode`; throws `invalidArgument` outside 4–64 characters.
-    public static func hash(_ passcode: String, iterations: Int) throws(DomainError) -> PasscodeHash {
+    /// A new yescrypt hash of `passcode` with a random salt at `cost`;
+    /// throws `invalidArgument` outside 4–64 characters.
+    public static func hash(_ passcode: String, cost: Int) throws(DomainError) -> PasscodeHash {
         try validate(passcode)
-        let salt = Data((0..<16).map { _ in UInt8.random(in: .min ... .max) })
-        return try derive(passcode, salt: salt, iterations: iterations)
+        var output = [CChar](repeating: 0, count: Int(CCRYPT_OUTPUT_SIZE))
+        let status = ccrypt_hash_yescrypt(passcode, UInt(clamping: cost), &output, output.count)
+        guard status == 0 else {
+            throw .failed("could not hash the passcode (\(String(cString: strerror(status)))); try again, and report this if it persists")
+        }
+        return .crypt(String(decoding: output.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
     /// Checks `passcode`. Throws `rateLimited` while locked out (without
     /// hashing, so a refused attempt costs nothing and reveals nothing) and
     /// `permissionDenied` when it is wrong or none is set. Success resets the back-off.
+    /// A right passcode checked against a legacy hash is stored anew as yescrypt.
     public mutating func verify(_ passcode: String, now: Date) throws(DomainError) {
         let expected = try challenge(now: now)
-        try record(matched: try Self.matches(passcode, expected), against: expected, now: now)
+        try record(try Self.check(passcode, against: expected, cost: cost), against: expected, now: now)
     }
 
     /// The cheap first step of a check: the hash to compare against, or the
     /// refusal (`rateLimited` while locked out, `permissionDenied` when none
-    /// is set). The slow comparison (`matches`) needs no vault, so callers
+    /// is set). The slow comparison (``check(_:against:cost:)``) needs no vault, so callers
     /// can run it without holding whatever guards the vault.
     public func challenge(now: Date) throws(DomainError) -> PasscodeHash {
         if let wait = retryAfter(now: now) { throw .passcodeBackOff(seconds: wait) }
@@ -110,21 +172,41 @@ extension PasscodeVault {
         return stored
     }
 
-    /// The slow step: whether `passcode` hashes to `expected` (constant-time comparison).
-    public static func matches(_ passcode: String, _ expected: PasscodeHash) throws(DomainError) -> Bool {
-        let candidate = try derive(passcode, salt: expected.salt, iterations: expected.iterations)
-        return constantTimeEqual(candidate.hash, expected.hash)
+    /// The slow step: whether `passcode` hashes to `expected`, and when it
+    /// does and `expected` is a legacy hash, the passcode hashed anew at `cost`
+    /// (slow too, so it runs here, outside whatever guards the vault).
+    public static func check(_ passcode: String, against expected: PasscodeHash, cost: Int) throws(DomainError) -> PasscodeCheck {
+        let matched = try matches(passcode, expected)
+        // A replacement that cannot be made leaves the old hash, which still works.
+        let replacement = matched && expected.isLegacy ? try? hash(passcode, cost: cost) : nil
+        return PasscodeCheck(matched: matched, replacement: replacement)
     }
 
-    /// The last step: records the outcome. Throws `permissionDenied` for a
-    /// wrong passcode, and `failed` when the passcode was replaced meanwhile.
-    public mutating func record(matched: Bool, against expected: PasscodeHash, now: Date) throws(DomainError) {
+    /// Whether `passcode` hashes to `expected` (constant-time comparison).
+    public static func matches(_ passcode: String, _ expected: PasscodeHash) throws(DomainError) -> Bool {
+        switch expected {
+        case .crypt(let stored):
+            let result = ccrypt_matches(passcode, stored), reason = errno
+            guard result >= 0 else {
+                throw .failed("the stored passcode hash cannot be checked (\(String(cString: strerror(reason)))); set the passcode again")
+            }
+            return result == 1
+        case .pbkdf2SHA256(let rounds, let salt, let key):
+            return constantTimeEqual(try pbkdf2SHA256(passcode, salt: salt, rounds: rounds, length: key.count), key)
+        }
+    }
+
+    /// The last step: records the outcome, storing ``PasscodeCheck/replacement``
+    /// when there is one. Throws `permissionDenied` for a wrong passcode, and
+    /// `failed` when the passcode was replaced meanwhile.
+    public mutating func record(_ check: PasscodeCheck, against expected: PasscodeHash, now: Date) throws(DomainError) {
         guard stored == expected else { throw .failed("the passcode changed while it was being checked; try again") }
-        guard matched else {
+        guard check.matched else {
             recordFailure(now: now)
             throw .permissionDenied("wrong passcode; check it and try again")
         }
         backoff = PasscodeBackoff()
+        if let replacement = check.replacement { stored = replacement }
     }
 
     /// Seconds until an attempt will be evaluated again, or `nil` when it would be now.
@@ -154,26 +236,30 @@ extension PasscodeVault {
 // MARK: - Hashing
 
 extension PasscodeVault {
-    /// The passcode rules (length), checked without hashing anything.
+    /// The passcode rules (length, no NUL), checked without hashing anything.
     public static func validate(_ passcode: String) throws(DomainError) {
         guard lengthRange.contains(passcode.count) else {
             throw .invalidArgument(
                 "the passcode has \(passcode.count) characters; use \(lengthRange.lowerBound) to \(lengthRange.upperBound)")
         }
+        // crypt(3) takes a C string: what followed a NUL would not count.
+        guard !passcode.utf8.contains(0) else {
+            throw .invalidArgument("the passcode contains a NUL character; use printable characters")
+        }
     }
 
-    private static func derive(_ passcode: String, salt: Data, iterations: Int) throws(DomainError) -> PasscodeHash {
-        do {
-            // The unchecked variant only so tests can inject a low count;
-            // production uses defaultIterations, which the checked variant requires.
-            let key = try KDF.Insecure.PBKDF2.deriveKey(
-                from: Array(passcode.utf8), salt: salt, using: .sha256, outputByteCount: 32,
-                unsafeUncheckedRounds: iterations)
-            let hash = key.withUnsafeBytes { Data($0) }
-            return PasscodeHash(algorithm: "pbkdf2-sha256", iterations: iterations, salt: salt, hash: hash)
-        } catch {
-            throw .failed("could not hash the passcode (\(error)); try again, and report this if it persists")
+    /// PBKDF2-HMAC-SHA256 of `passcode`'s UTF-8 bytes, as earlier versions derived it.
+    static func pbkdf2SHA256(_ passcode: String, salt: Data, rounds: Int, length: Int) throws(DomainError) -> Data {
+        guard let rounds = UInt32(exactly: rounds), rounds > 0, (1...1024).contains(length) else {
+            throw .failed("the stored passcode hash has \(rounds) rounds and \(length) bytes, which cannot be; set the passcode again")
         }
+        var key = Data(count: length)
+        let password = Array(passcode.utf8), saltBytes = Array(salt)
+        _ = key.withUnsafeMutableBytes { output in
+            ccrypt_pbkdf2_sha256(password, password.count, saltBytes, saltBytes.count, rounds,
+                                 output.baseAddress!.assumingMemoryBound(to: UInt8.self), length)
+        }
+        return key
     }
 
     /// Compares in time independent of where the bytes differ.

@@ -17,8 +17,8 @@ public struct ServiceConfiguration: Sendable {
     public var polkitAddress: BusAddress = .system
     /// How long a non-interactive polkit check may take before it counts as "no".
     public var polkitTimeout: Duration = .seconds(25)
-    /// PBKDF2 rounds for the passcode; only tests lower it.
-    public var passcodeIterations: Int = PasscodeVault.defaultIterations
+    /// yescrypt cost of new passcode hashes (1–11); only tests lower it.
+    public var passcodeCost: Int = PasscodeVault.defaultCost
     /// The desktop's settings that features and system restrictions map to;
     /// `nil` keeps every value in the service.
     public var desktop: (any DesktopSettings)?
@@ -67,7 +67,7 @@ public final class GuidedAccessService: Sendable {
         let managed = try ManagedConfig.load(from: configuration.managedConfigPath)
         let model = try GuidedAccessModel(
             store: StateStore(directory: configuration.stateDirectory), managedConfig: managed,
-            passcodeIterations: configuration.passcodeIterations, now: Date())
+            passcodeCost: configuration.passcodeCost, now: Date())
         for warning in model.startupWarnings { log(warning) }
         model.log = log
         if let desktop = configuration.desktop { try Self.connect(model, to: desktop, log: log) }

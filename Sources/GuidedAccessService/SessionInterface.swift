@@ -35,10 +35,10 @@ extension GuidedAccessService {
                 try await self.requestSession(call, enable: enable, options: options)
             },
             .method(Contract.Session.setPasscode) { call, passcode in
-                let iterations = self.read { $0.passcodeIterations }
+                let cost = self.read { $0.passcodeCost }
                 try await self.authorized(call, audit: "set-passcode", target: "",
                                           required: { _ in try PasscodeVault.validate(passcode); return [.setPasscode] },
-                                          prepare: { try PasscodeVault.hash(passcode, iterations: iterations) },
+                                          prepare: { try PasscodeVault.hash(passcode, cost: cost) },
                                           change: { model, hashed in (try model.setPasscode(hashed: hashed), ()) })
             },
             .method(Contract.Session.extendTimeLimit) { call, seconds in
@@ -105,13 +105,14 @@ extension GuidedAccessService {
                 let changes = try await passcodeChecks.withLock {
                     // The slow hash runs outside the model lock, so reads go on meanwhile;
                     // checks run one at a time, so parallel guesses cannot outrun the back-off.
-                    let expected = try self.model.read { model in
+                    let (expected, cost) = try self.model.read { model in
                         try requireActive(model)
-                        return try model.passcodeChallenge(now: Date())
+                        return (try model.passcodeChallenge(now: Date()), model.passcodeCost)
                     }
-                    let matched = try PasscodeVault.matches(passcode, expected)
+                    // A legacy hash that matched is hashed anew here too: its commit saves it.
+                    let check = try PasscodeVault.check(passcode, against: expected, cost: cost)
                     return try await self.model.with { model in
-                        try model.recordPasscodeCheck(matched: matched, against: expected, now: Date())
+                        try model.recordPasscodeCheck(check, against: expected, now: Date())
                         try requireActive(model)
                         return try model.end(now: Date())
                     }

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+import GuidedAccessCore
+
 /// The daemon's command line.
 ///
 /// Parsed by hand: seven options did not earn swift-argument-parser, which
@@ -11,8 +13,9 @@ struct DaemonOptions: Equatable {
     var managedConfig: String?
     var polkitAddress: String?
     var polkitTimeout = 25.0
-    /// PBKDF2 rounds for new passcodes; not in `--help` (tests set fewer).
-    var passcodeIterations: Int?
+    /// yescrypt cost of new passcode hashes (`--passcode-cost`, 1–11); not in
+    /// `--help`: tests set 1 to stay fast, production keeps Debian's default.
+    var passcodeCost: Int?
     var printIntrospection = false
 
     /// What the command line asks for.
@@ -92,17 +95,37 @@ struct DaemonOptions: Equatable {
                     throw UsageError(message: "the value '\(text)' is invalid for '--polkit-timeout': give seconds, more than 0")
                 }
                 options.polkitTimeout = seconds
+            case "--passcode-cost":
+                let text = try value()
+                guard let cost = Int(text), PasscodeVault.costRange.contains(cost) else {
+                    throw UsageError(message: "the value '\(text)' is invalid for '--passcode-cost': give a yescrypt cost, 1 to 11")
+                }
+                options.passcodeCost = cost
             case "--passcode-iterations":
+                // The PBKDF2-era name of --passcode-cost, for scripts written before it.
                 let text = try value()
                 guard let rounds = Int(text), rounds > 0 else {
-                    throw UsageError(message: "the value '\(text)' is invalid for '--passcode-iterations': give a count, more than 0")
+                    throw UsageError(message: "the value '\(text)' is invalid for '--passcode-iterations': give a count, more than 0; or use --passcode-cost")
                 }
-                options.passcodeIterations = rounds
+                options.passcodeCost = cost(equivalentToRounds: rounds)
             default:
                 throw UsageError(message: name.hasPrefix("-") ? "unknown option '\(name)'" : "unexpected argument '\(name)'")
             }
         }
         return .run(options)
+    }
+
+    /// PBKDF2 rounds earlier versions hashed with by default; `--passcode-iterations` counts from it.
+    static let formerDefaultRounds = 210_000
+
+    /// The yescrypt cost `--passcode-iterations rounds` stands for: as many
+    /// steps below or above the default cost as `rounds` is halvings or
+    /// doublings of ``formerDefaultRounds`` (rounded down), within 1–11. So
+    /// 210,000 is the default cost 5, and the 1,000 tests used is 1.
+    static func cost(equivalentToRounds rounds: Int) -> Int {
+        let doublings = (Double(rounds) / Double(formerDefaultRounds)).exponent
+        let cost = PasscodeVault.defaultCost + Int(clamping: doublings)
+        return min(max(cost, PasscodeVault.costRange.lowerBound), PasscodeVault.costRange.upperBound)
     }
 
     /// `--name=value` as its two parts; anything else as itself and nil.

@@ -59,7 +59,7 @@ struct GuidedAccessDaemon {
         configuration.managedConfigPath = options.managedConfig ?? environment["GUIDED_ACCESS_MANAGED_CONFIG"] ?? ManagedConfig.defaultPath
         configuration.polkitAddress = options.polkitAddress.map(BusAddress.address) ?? .system
         configuration.polkitTimeout = .milliseconds(Int(options.polkitTimeout * 1000))
-        if let iterations = options.passcodeIterations { configuration.passcodeIterations = iterations }
+        if let cost = options.passcodeCost { configuration.passcodeCost = cost }
         // Whatever backend GIO picks: dconf on GNOME, keyfile or memory elsewhere (GSETTINGS_BACKEND).
         configuration.desktop = GSettingsDesktop()
 

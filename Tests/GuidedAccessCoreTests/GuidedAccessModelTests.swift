@@ -108,6 +108,29 @@ struct ModelSessionTests {
             #expect(restarted.passcodeIsSet)
         }
     }
+
+    @Test func aPBKDF2PasscodeIsStoredAsYescryptOnceRightAndSoAfterARestart() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/" + StateStore.fileName
+            // state.json as the PBKDF2 version left it.
+            var state = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(PersistentState())) as? [String: Any])
+            state["passcode"] = try JSONSerialization.jsonObject(with: Data(LegacyPasscodeTests.written[0].json.utf8))
+            try JSONSerialization.data(withJSONObject: state).write(to: URL(fileURLWithPath: path))
+            func storedAlgorithm() throws -> String? {
+                let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+                return ((saved?["passcode"] as? [String: Any])?["stored"] as? [String: Any])?["algorithm"] as? String
+            }
+
+            let model = try makeModel(in: directory)
+            #expect(throws: DomainError.self) { try model.verifyPasscode("1357", now: t0) }
+            #expect(try storedAlgorithm() == "pbkdf2-sha256", "a wrong passcode changes no hash")
+            try model.verifyPasscode("2468", now: t0)
+            #expect(try storedAlgorithm() == "crypt", "the new hash is on disk when the check returns")
+            let restarted = try makeModel(in: directory)
+            try restarted.verifyPasscode("2468", now: t0)
+            #expect(throws: DomainError.self) { try restarted.verifyPasscode("1357", now: t0) }
+        }
+    }
 }
 
 @Suite("Model: restart")

@@ -32,7 +32,7 @@ struct StateStoreTests {
                 disabledRegions: [Region(x: 1, y: 2, width: 3, height: 4)], requestedBy: "org.example.Kiosk", now: t0)
             state.restrictionStates = ["com.example.buy": .deny]
             state.featureValues = ["Zoom": true]
-            state.passcode = PasscodeVault(iterations: testIterations)
+            state.passcode = PasscodeVault(cost: testCost)
             try state.passcode.setPasscode("2468")
             try store.save(state)
             #expect(try store.load(now: t0).state == state)

@@ -20,14 +20,14 @@ let t0 = Date(timeIntervalSince1970: 1_700_000_000)
 
 func at(_ seconds: Double) -> Date { t0.addingTimeInterval(seconds) }
 
-/// Low PBKDF2 rounds keep tests fast; production uses PasscodeVault.defaultIterations.
-let testIterations = 1_000
+/// The cheapest yescrypt cost keeps tests fast; production uses PasscodeVault.defaultCost.
+let testCost = 1
 
 func makeModel(
     in directory: String, config: ManagedConfig = ManagedConfig(), now: Date = t0
 ) throws -> GuidedAccessModel {
     try GuidedAccessModel(
-        store: StateStore(directory: directory), managedConfig: config, passcodeIterations: testIterations,
+        store: StateStore(directory: directory), managedConfig: config, passcodeCost: testCost,
         now: now)
 }
 

@@ -3,6 +3,7 @@ import DBusKit
 import DBusTesting
 import Foundation
 import Testing
+import GuidedAccessCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -76,6 +77,59 @@ struct DurabilityTests {
             #expect(try await client.state() == "active")
             #expect(try await client.property(GA.session, "App") == .string("org.example.Exam"))
         }
+    }
+
+    @Test("A passcode the PBKDF2 version stored still ends the session, then state.json holds it as yescrypt; --passcode-iterations works",
+          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+    func pbkdf2PasscodeIsRehashed() async throws {
+        try await withHarness(.init(polkit: .real(), startDaemon: false)) { h in
+            let statePath = h.stateDirectory.appendingPathComponent("state.json")
+            try Self.writePBKDF2State(to: statePath)
+            // The PBKDF2-era name of --passcode-cost: its 1,000 rounds stand for cost 1.
+            var argv = h.fixture.configuration.arguments(h.fixture)
+            let cost = try #require(argv.firstIndex(of: "--passcode-cost"))
+            argv.replaceSubrange(cost...cost + 1, with: ["--passcode-iterations", "1000"])
+            try await h.fixture.startDaemon(argv)
+            let client = try h.connect()
+            #expect(try await client.property(GA.session, "PasscodeSet") == .bool(true))
+            #expect(try await h.busctlCall(GA.session, "Start", ["sa{sv}", "org.example.Kiosk", "0"]).ok)
+
+            let end: @Sendable (String) async -> String? = { code in
+                await client.gaError(GA.session, "End", [options(["passcode": .string(code)])])
+            }
+            #expect(await end("1357") == GA.error("PermissionDenied"))
+            #expect(try Self.storedPasscode(statePath)["algorithm"] == "pbkdf2-sha256", "a wrong passcode replaces nothing")
+            #expect(await end("2468") == nil)
+            #expect(try await client.state() == "inactive")
+            let stored = try Self.storedPasscode(statePath)
+            #expect(stored["algorithm"] == "crypt")
+            #expect(stored["crypt"]?.hasPrefix("$y$j75$") == true, "yescrypt at cost 1: \(stored)")
+
+            // The new hash survives a crash and ends the next session.
+            #expect(try await h.busctlCall(GA.session, "Start", ["sa{sv}", "org.example.Kiosk", "0"]).ok)
+            h.stopPolkit()
+            try await h.killDaemon()
+            try await h.startDaemon()
+            #expect(await end("1357") == GA.error("PermissionDenied"))
+            #expect(await end("2468") == nil)
+            #expect(try Self.storedPasscode(statePath) == stored, "a yescrypt hash is kept as it is")
+        }
+    }
+
+    /// A state.json holding the passcode "2468" as the swift-crypto PBKDF2 version wrote it (1,000 rounds).
+    private static func writePBKDF2State(to path: URL) throws {
+        var state = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(PersistentState())) as? [String: Any])
+        state["passcode"] = ["backoff": ["consecutiveFailures": 0, "lockedUntilMicroseconds": 0],
+                             "stored": ["algorithm": "pbkdf2-sha256", "iterations": 1000, "salt": "NIqDQRlMitiLr/nufMDo/w==",
+                                        "hash": "TwUN2wgngZqq4mi1O5kX8dpF0UlZSx7HakVIh6iuiIY="]]
+        try JSONSerialization.data(withJSONObject: state).write(to: path)
+    }
+
+    /// The `stored` object of state.json's passcode, its string values.
+    private static func storedPasscode(_ path: URL) throws -> [String: String] {
+        let state = try JSONSerialization.jsonObject(with: Data(contentsOf: path)) as? [String: Any]
+        let stored = (state?["passcode"] as? [String: Any])?["stored"] as? [String: Any] ?? [:]
+        return stored.compactMapValues { $0 as? String }
     }
 
     @Test("A corrupt state.json: the daemon starts fresh, keeps the file aside as state.json.corrupt-*, and warns on stderr",

@@ -112,7 +112,7 @@ final class Harness: Sendable {
                     "--state-dir", fixture.directory.appendingPathComponent("state").path,
                     "--managed-config", fixture.directory.appendingPathComponent("managed.json").path,
                     "--polkit-address", fixture.polkitAddress,
-                    "--polkit-timeout", "\(options.polkitTimeout)", "--passcode-iterations", "1000"]
+                    "--polkit-timeout", "\(options.polkitTimeout)", "--passcode-cost", "1"]
         return options.asNobody ? ProcessRunner.asUnprivileged(argv) : argv
     }
 
