@@ -153,7 +153,7 @@ export class RegionEditor {
         const {Clutter} = this._deps;
         switch (event.type()) {
         case Clutter.EventType.TOUCH_BEGIN:
-            return this._begin(event, {...drag, sequence: event.get_event_sequence()});
+            return this._begin(event, {...drag, touch: true});
         case Clutter.EventType.TOUCH_UPDATE:
             return this._update(event);
         case Clutter.EventType.TOUCH_END:
@@ -168,10 +168,10 @@ export class RegionEditor {
         const {Clutter} = this._deps;
         if (this._drag !== null)
             return Clutter.EVENT_STOP;
-        if (drag.sequence === undefined && event.get_button() !== Clutter.BUTTON_PRIMARY)
+        if (!drag.touch && event.get_button() !== Clutter.BUTTON_PRIMARY)
             return Clutter.EVENT_PROPAGATE;
         const [x, y] = this._point(event);
-        this._drag = {...drag, startX: x, startY: y};
+        this._drag = {touch: false, ...drag, startX: x, startY: y};
         if (drag.mode === 'draw')
             this._drag.region = this._add({x, y, width: 0, height: 0});
         this._drag.startRect = {...this._drag.region.rect};
@@ -215,9 +215,12 @@ export class RegionEditor {
         return Clutter.EVENT_STOP;
     }
 
+    // Whether `event` continues the drag: pointer events a pointer drag,
+    // touch events a touch drag (one drag at a time; sequences are not
+    // compared, as each event gives a new wrapper of its sequence).
     _sameInput(event) {
-        const sequence = event.get_event_sequence?.() ?? null;
-        return this._drag.sequence === undefined ? sequence === null : sequence === this._drag.sequence;
+        const touch = (event.get_event_sequence?.() ?? null) !== null;
+        return touch === this._drag.touch;
     }
 
     _endGrab() {
