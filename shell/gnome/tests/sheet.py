@@ -54,6 +54,9 @@ SHEET_HELPERS = r"""
         focus(name) {
             ga.named(name).grab_key_focus();
         },
+        dragging() {
+            return global.stage.get_grab_actor?.()?.name === 'guided-access-preview';
+        },
         closeSheet() {
             ga.sheet()?.close();
         },
@@ -267,9 +270,11 @@ class StartSheetCases:
         preview = self.js('global._ga.preview()')
         right, bottom = preview['x'] + preview['width'], preview['y'] + preview['height']
         self.js(f'global._ga.touchDrag({right - 120}, {bottom - 90}, {right - 20}, {bottom - 20})')
-        touched = wait_for(lambda: len(self.js('global._ga.namedLike("Switched-off region")')) == 2 and
-                           self.js('global._ga.namedLike("Switched-off region")')[1], 5,
-                           what='a region drawn by touch')
+        def drawn_by_touch():
+            names = self.js('global._ga.namedLike("Switched-off region")')
+            # Drawn (not 0 × 0) and ended: a region too small at the end is removed.
+            return len(names) == 2 and ': 0 × ' not in names[1] and not self.js('global._ga.dragging()') and names[1]
+        touched = wait_for(drawn_by_touch, 5, what='a region drawn by touch')
         self.key('Escape')
         self.wait_closed()
         if shown != [f'Switched-off region 1: {width} × {height} at {x}, {y}'] or chat is not False:
