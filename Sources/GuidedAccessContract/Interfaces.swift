@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import DBusKit
 
-/// Every member of the service's interfaces, declared once. The daemon
-/// implements these declarations and the client library calls through them,
-/// so a changed argument fails to compile on both sides; `dbus/*.xml` is
-/// generated from what the daemon serves (`scripts/generate-interfaces`).
+/// Every member of the service's interfaces, and every option its methods
+/// take, declared once. The daemon implements these declarations and the
+/// client library calls through them, so a changed argument or option type
+/// fails to compile on both sides; `dbus/*.xml` is generated from what the
+/// daemon serves (`scripts/generate-interfaces`). Option keys are not in
+/// the XML: the tests that send them spelled out are their check.
 public enum Contract {
     /// `org.guidedaccess.GuidedAccess1` on the service object: the session.
     public enum Session {
