@@ -77,7 +77,6 @@ let package = Package(
         .executableTarget(name: "footprint-floor", dependencies: ["CGIO", "DBusKit"], path: "Benchmarks/footprint-floor"),
         .executableTarget(name: "scale-benchmark", dependencies: ["DBusKit", "DBusTesting", "GuidedAccessCore"],
                           path: "Benchmarks/scale-benchmark"),
-        .executableTarget(name: "dbus-demo", dependencies: ["DBusKit", "Locking"], path: "Sources/dbus-demo"),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "DBusTesting", "Locking"]),
         .executableTarget(name: "guided-access-shop", dependencies: ["GuidedAccess"], path: "Examples/Shop"),
         .testTarget(name: "GuidedAccessCoreTests", dependencies: ["GuidedAccessCore"]),
