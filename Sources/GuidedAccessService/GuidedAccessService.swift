@@ -249,7 +249,7 @@ public final class GuidedAccessService: Sendable {
 /// disk. The first is never held across I/O; writers wait for the second
 /// suspended, not blocking a thread, and the I/O itself runs on a thread of
 /// its own (``BlockingWork``).
-final class LockedModel: @unchecked Sendable {
+final class LockedModel: Sendable {
     /// Taken for in-memory work only: every getter and every change.
     private let model: Locked<GuidedAccessModel>
     /// Held by one writer from its change until that change is confirmed by
