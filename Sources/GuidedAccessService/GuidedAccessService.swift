@@ -118,7 +118,7 @@ public final class GuidedAccessService: Sendable {
         bus.addObjectManager(at: ObjectPath.guidedAccess)
         for listing in read({ $0.restrictions() }) { exportRestriction(listing.identifier, on: bus) }
         desktop?.observe { [weak self] change in
-            // Off the desktop's thread: the model lock may be held by a call waiting on that thread.
+            // Off the GLib thread: a writer holding the writers' lock may be waiting on that thread.
             Task { await self?.desktopChanged(change) }
         }
         try await callers.follow(bus)
