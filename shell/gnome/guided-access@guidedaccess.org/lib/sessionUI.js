@@ -86,9 +86,9 @@ export class SessionUI {
     }
 
     _tick() {
-        const {_} = this._deps;
+        const {_, GLib} = this._deps;
         const limited = this._session.timeLimit > 0;
-        const left = limited ? formatRemaining(remainingSeconds(this._session, this._deps.GLib.get_real_time())) : '';
+        const left = limited ? formatRemaining(remainingSeconds(this._session, GLib.get_real_time())) : '';
         this._timeLabel.visible = limited;
         this._timeLabel.text = left;
         this._indicator.accessible_name = limited ? _('Guided Access, %s left').format(left) : _('Guided Access');
