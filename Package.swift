@@ -33,9 +33,10 @@ let package = Package(
         // (libcrypt1, on every Debian machine), and GLib's HMAC for checking the
         // PBKDF2 hashes earlier versions stored. GLib's headers come with CGIO.
         .target(name: "CCrypt", dependencies: ["CGIO"], linkerSettings: [.linkedLibrary("crypt")]),
-        // Swift API over libdbus. Knows nothing of Guided Access.
-        // A lock ThreadSanitizer can see (Synchronization.Mutex it cannot, on Linux).
+        // The one lock of the threads (Locked, with a condition to wait on) and of the tasks
+        // (AsyncLock): pthread based, so ThreadSanitizer sees them (Synchronization.Mutex it cannot, on Linux).
         .target(name: "Locking"),
+        // Swift API over libdbus. Knows nothing of Guided Access.
         .target(name: "DBusKit", dependencies: ["CDBus", "Locking"]),
         // Private buses (session and system with polkitd) for tests and demos.
         .target(name: "DBusTesting", dependencies: ["DBusKit", "Locking"]),
@@ -78,10 +79,10 @@ let package = Package(
         .executableTarget(name: "footprint-floor", dependencies: ["CGIO", "DBusKit"], path: "Benchmarks/footprint-floor"),
         .executableTarget(name: "scale-benchmark", dependencies: ["DBusKit", "DBusTesting", "GuidedAccessCore"],
                           path: "Benchmarks/scale-benchmark"),
-        .executableTarget(name: "dbus-demo", dependencies: ["DBusKit", "Locking"], path: "Sources/dbus-demo"),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "DBusTesting", "Locking"]),
         .executableTarget(name: "guided-access-shop", dependencies: ["GuidedAccess"], path: "Examples/Shop"),
         .testTarget(name: "GuidedAccessCoreTests", dependencies: ["GuidedAccessCore"]),
+        .testTarget(name: "LockingTests", dependencies: ["Locking"]),
         // Runs the built daemon, CLI and example against private buses and real polkitd.
         .testTarget(name: "GuidedAccessServiceTests", dependencies: ["GuidedAccessService", "DBusKit", "DBusTesting", "Locking"]),
         .testTarget(name: "GuidedAccessTests", dependencies: ["GuidedAccess", "DBusKit", "DBusTesting", "Locking"]),

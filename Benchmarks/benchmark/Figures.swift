@@ -169,6 +169,24 @@ func strippedMegabytes(_ path: String) async throws -> Double {
     return fileMegabytes(stripped)
 }
 
+/// How many functions of `scripts/hot-functions.order` the release link
+/// found in `daemon`, as `scripts/check-function-order` counts them (and
+/// judges them: its minimum is the target). A stale list costs idle RSS
+/// without a word from the link.
+func functionOrderRow(daemon: String, packageRoot: URL) async throws -> Row {
+    let script = packageRoot.appendingPathComponent("scripts/check-function-order").path
+    let result = try await ProcessRunner.run([script, "--counts", daemon])
+    let numbers = result.stdout.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+    guard numbers.count == 3, numbers[1] > 0 else {
+        throw BenchmarkFailure(description: "scripts/check-function-order could not count: \(result.stderr)")
+    }
+    let (resolved, total, minimum) = (numbers[0], numbers[1], numbers[2])
+    return Row(figure: "hot-functions.order resolved", ours: "\(resolved) of \(total)",
+               reference: "scripts/order-functions writes it",
+               target: String(format: "≥ %d %% (%.1f %%)", minimum, Double(resolved) / Double(total) * 100),
+               met: result.status == 0)
+}
+
 /// Size of the file at `path` in MB; 0 when there is none.
 func fileMegabytes(_ path: String) -> Double {
     Double(fileBytes(path)) / 1_048_576

@@ -78,6 +78,7 @@ rows.append(Row(figure: "floor: Swift + DBusKit + GSettings (MB)", ours: String(
                 target: String(format: "- (%.2f×)", floorRSS / launcherRSS), met: nil))
 rows.append(Row(figure: "binary, stripped (MB)", ours: String(format: "%.2f", try await strippedMegabytes(daemon)),
                 reference: String(format: "at-spi-bus-launcher %.2f", fileMegabytes(launcherPath)), target: "-", met: nil))
+rows.append(try await functionOrderRow(daemon: daemon, packageRoot: packageRoot))
 
 progress("Properties.Get throughput: 5 rounds at depth 1 and 32")
 // MARK: Properties.Get throughput, against dbus-test-tool echo (C libdbus)

@@ -250,7 +250,7 @@ func fuzzCase(_ context: StressContext) async throws -> CaseResult {
     let (outcome, peak) = try await sampledPeak(of: stage) { try await fuzz(context.scale.fuzzCalls) }
     let after = await settledFootprint(stage)
     let alive = await stage.daemonServes()
-    let named = outcome.errors.filter { !$0.key.hasPrefix("(") && !$0.key.hasSuffix(".NoReply") && !$0.key.hasSuffix(".Disconnected") }
+    let named = outcome.errors.filter { !$0.key.hasPrefix("(") && ![ErrorName.noReply.rawValue, ErrorName.disconnected.rawValue].contains($0.key) }
     let calls = context.scale.fuzzCalls
     let answered = outcome.replies + named.values.reduce(0, +)
     let topErrors = named.sorted { $0.value > $1.value }.prefix(4)

@@ -27,8 +27,9 @@ public struct CallPolicy: Sendable {
 
 /// The policy's state on one connection: which senders were admitted, the
 /// calls that wait for a sender's credentials, and each sender's calls in
-/// flight. Admission lives on the loop thread; in-flight counts are also
-/// released from the tasks that run handlers, hence the mutex.
+/// flight. Admission lives on the loop thread (hence `@unchecked Sendable`);
+/// in-flight counts are also released from the tasks that run handlers,
+/// hence the lock around them.
 final class CallAdmission: @unchecked Sendable {
     var policy = CallPolicy()
     /// Loop thread: the decision per unique name (unique names are never

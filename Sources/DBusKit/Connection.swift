@@ -73,7 +73,7 @@ public final class Connection: @unchecked Sendable {
     private static func error(from error: inout CDBus.DBusError, fallback: String) -> DBusError {
         guard dbus_error_is_set(&error) != 0, let name = error.name else { return .failed(fallback) }
         let message = error.message.map { String(cString: $0) } ?? fallback
-        return DBusError((try? ErrorName(validating: String(cString: name))) ?? "org.freedesktop.DBus.Error.Failed", "\(fallback): \(message)")
+        return DBusError((try? ErrorName(validating: String(cString: name))) ?? .failed, "\(fallback): \(message)")
     }
 
     /// Closes the connection: pending calls fail, signal streams finish.
@@ -284,7 +284,7 @@ public final class Connection: @unchecked Sendable {
             let reply = try await call(.bus, "/org/freedesktop/DBus", .bus, "GetNameOwner", [.string(name.rawValue)])
             guard case .string(let owner)? = reply.first else { return nil }
             return BusName(unchecked: owner)
-        } catch let error as DBusError where error.name == DBusError.nameHasNoOwnerName {
+        } catch let error as DBusError where error.name == .nameHasNoOwner {
             return nil
         }
     }

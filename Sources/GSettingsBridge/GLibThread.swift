@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import CGIO
+import Locking
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,19 +24,19 @@ final class GLibThread: @unchecked Sendable {
     init() {
         context = g_main_context_new()
         loop = g_main_loop_new(context, 0)
-        let started = Semaphore()
+        let started = Locked(false)
         let box = Unmanaged.passRetained(ThreadStart(context: context, loop: loop, started: started))
         var thread = pthread_t()
         let status = pthread_create(&thread, nil, { raw in
             let start = Unmanaged<ThreadStart>.fromOpaque(raw!).takeRetainedValue()
             g_main_context_push_thread_default(start.context)
-            start.started.signal()
+            start.started.withLockWakingWaiters { $0 = true }
             g_main_loop_run(start.loop)
             return nil
         }, box.toOpaque())
         precondition(status == 0, "cannot start the GLib thread: error \(status)")
         pthread_detach(thread)
-        started.wait()
+        started.withLock(waitingUntil: { $0 }) { _ in }
     }
 
     /// Runs `body` on the GLib thread and waits for its result. Called on the
@@ -50,12 +51,13 @@ final class GLibThread: @unchecked Sendable {
                 job.run?()
                 // Drop the closure before waking the caller: it must not outlive `perform`.
                 job.run = nil
-                job.done.signal()
+                job.done.withLockWakingWaiters { $0 = true }
                 return 0
             }, unmanaged.toOpaque(), { raw in
                 Unmanaged<Job>.fromOpaque(raw!).release()
             })
-            job.done.wait()
+            // The lock also hands `result` over from the GLib thread.
+            job.done.withLock(waitingUntil: { $0 }) { _ in }
             return result!
         }
     }
@@ -64,8 +66,9 @@ final class GLibThread: @unchecked Sendable {
 private final class ThreadStart {
     let context: OpaquePointer
     let loop: OpaquePointer
-    let started: Semaphore
-    init(context: OpaquePointer, loop: OpaquePointer, started: Semaphore) {
+    /// Set once the loop's context is the thread's default.
+    let started: Locked<Bool>
+    init(context: OpaquePointer, loop: OpaquePointer, started: Locked<Bool>) {
         self.context = context
         self.loop = loop
         self.started = started
@@ -73,38 +76,9 @@ private final class ThreadStart {
 }
 
 private final class Job {
+    /// Touched on the GLib thread only, once the job is handed over.
     var run: (() -> Void)?
-    let done = Semaphore()
+    /// Set once `run` has run and was dropped.
+    let done = Locked(false)
     init(_ run: @escaping () -> Void) { self.run = run }
-}
-
-/// A counting semaphore on pthread primitives (no Foundation, no Dispatch).
-final class Semaphore: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    private var condition = pthread_cond_t()
-    private var count = 0
-
-    init() {
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(&condition)
-        pthread_mutex_destroy(&mutex)
-    }
-
-    func signal() {
-        pthread_mutex_lock(&mutex)
-        count += 1
-        pthread_cond_signal(&condition)
-        pthread_mutex_unlock(&mutex)
-    }
-
-    func wait() {
-        pthread_mutex_lock(&mutex)
-        while count == 0 { pthread_cond_wait(&condition, &mutex) }
-        count -= 1
-        pthread_mutex_unlock(&mutex)
-    }
 }

@@ -12,8 +12,9 @@ import Glibc
 /// Features and system restrictions follow ``DesktopMappings``. A key whose
 /// schema is not installed, or whose type differs, is left out: its
 /// feature stays with the service and its restriction is only `published`.
-/// Every GIO call runs on one ``GLibThread``; that confinement is what
-/// makes the class safe to share (hence `@unchecked Sendable`).
+/// Every GIO call runs on one ``GLibThread``; that confinement (`writing`
+/// is the GLib thread's alone) and a lock around each value the other
+/// threads read make the class safe to share (hence `@unchecked Sendable`).
 ///
 /// Reads answer from a cache that the keys' change notifications keep
 /// fresh, so a reader never waits for the GLib thread (which a stalled

@@ -257,15 +257,12 @@ public struct GuidedAccessAdminError: Error, Sendable, Hashable, CustomStringCon
             case .failed: .failed
             }
         } else {
-            switch name {
-            case "org.freedesktop.DBus.Error.AccessDenied": reason = .permissionDenied
-            case "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired": reason = .interactiveAuthorizationRequired
-            case "org.freedesktop.DBus.Error.InvalidArgs": reason = .invalidArgument
-            case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
-                 "org.freedesktop.DBus.Error.Disconnected", "org.freedesktop.DBus.Error.NoServer":
-                reason = .serviceUnavailable
-            default:
-                reason = name.hasPrefix("org.freedesktop.DBus.Error.Spawn.") ? .serviceUnavailable : .failed
+            switch error.name {
+            case .accessDenied: reason = .permissionDenied
+            case .interactiveAuthorizationRequired: reason = .interactiveAuthorizationRequired
+            case .invalidArgs: reason = .invalidArgument
+            case .serviceUnknown, .nameHasNoOwner, .disconnected, .noServer: reason = .serviceUnavailable
+            case let other: reason = other.isSpawnFailure ? .serviceUnavailable : .failed
             }
         }
         self.init(reason: reason, name: name, message: error.message)

@@ -19,11 +19,6 @@ extension GuidedAccessModel {
         Dictionary(uniqueKeysWithValues: Feature.allCases.map { ($0, source(of: $0).sourceDescription(of: $0)) })
     }
 
-    /// True when managed config fixes the feature's value.
-    public func isFeatureLocked(_ feature: Feature) -> Bool {
-        managedConfig.lockedFeatures[feature] != nil
-    }
-
     /// `SetFeature`: throws `permissionDenied` when locked, `failed` when the
     /// backing store refuses.
     public func setFeature(_ feature: Feature, enabled: Bool) throws(DomainError) -> [ModelChange] {

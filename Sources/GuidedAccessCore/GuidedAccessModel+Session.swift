@@ -241,7 +241,4 @@ extension GuidedAccessModel {
 
     /// yescrypt cost of new passcode hashes (``PasscodeVault/cost``).
     public var passcodeCost: Int { vault.cost }
-
-    /// Seconds until a passcode attempt will be evaluated again, or `nil`.
-    public func passcodeRetryAfter(now: Date) -> UInt64? { vault.retryAfter(now: now) }
 }

@@ -61,7 +61,7 @@ extension GuidedAccessService {
         } catch let error as DomainError {
             audit(caller, action, target, error.isDenial ? .denied : .error(error))
             throw error
-        } catch let error as DBusError where error.name == DBusError.interactiveAuthorizationRequired("").name {
+        } catch let error as DBusError where error.name == .interactiveAuthorizationRequired {
             audit(caller, action, target, .denied)
             throw error
         } catch {

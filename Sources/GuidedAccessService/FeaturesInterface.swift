@@ -44,7 +44,7 @@ extension GuidedAccessService {
                 for name in names { _ = try GuidedAccessFeature(parsing: name) }
                 return model.app == caller.app ? [] : [.configureFeatures]
             }, change: { model in (try model.configureForGuidedAccess(features: names, enabled: enabled), ()) })
-        } catch let error as DBusError where error.name.rawValue == "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired" {
+        } catch let error as DBusError where error.name == .interactiveAuthorizationRequired {
             throw DomainError.permissionDenied("only the app locked by Guided Access or an administrator may configure features")
         }
     }

@@ -118,7 +118,7 @@ public final class GuidedAccessService: Sendable {
         bus.addObjectManager(at: ObjectPath.guidedAccess)
         for listing in read({ $0.restrictions() }) { exportRestriction(listing.identifier, on: bus) }
         desktop?.observe { [weak self] change in
-            // Off the desktop's thread: the model lock may be held by a call waiting on that thread.
+            // Off the GLib thread: a writer holding the writers' lock may be waiting on that thread.
             Task { await self?.desktopChanged(change) }
         }
         try await callers.follow(bus)
@@ -249,7 +249,7 @@ public final class GuidedAccessService: Sendable {
 /// disk. The first is never held across I/O; writers wait for the second
 /// suspended, not blocking a thread, and the I/O itself runs on a thread of
 /// its own (``BlockingWork``).
-final class LockedModel: @unchecked Sendable {
+final class LockedModel: Sendable {
     /// Taken for in-memory work only: every getter and every change.
     private let model: Locked<GuidedAccessModel>
     /// Held by one writer from its change until that change is confirmed by

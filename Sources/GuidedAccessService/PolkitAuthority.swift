@@ -65,7 +65,7 @@ public final class PolkitAuthority: Sendable {
         while true {
             do {
                 return try await ask(action, for: caller, interactive: interactive, timeout: deadline - ContinuousClock.now)
-            } catch let error as DBusError where error.name == Self.tooManyPendingReplies
+            } catch let error as DBusError where error.name == .limitsExceeded
                         && ContinuousClock.now + Self.retryPause < deadline {
                 try? await Task.sleep(for: Self.retryPause)
             } catch {
@@ -75,7 +75,6 @@ public final class PolkitAuthority: Sendable {
         }
     }
 
-    private static let tooManyPendingReplies: ErrorName = "org.freedesktop.DBus.Error.LimitsExceeded"
     private static let retryPause = Duration.milliseconds(50)
 
     private func ask(_ action: AdminAction, for caller: CallerIdentity, interactive: Bool, timeout: Duration) async throws -> Decision {
@@ -120,7 +119,7 @@ final class LazyConnection: Sendable {
     }
 
     func reset(ifDisconnected error: any Error) {
-        guard let error = error as? DBusError, error.name.rawValue == "org.freedesktop.DBus.Error.Disconnected" else { return }
+        guard let error = error as? DBusError, error.name == .disconnected else { return }
         current.withLock { $0 = nil }
     }
 }

@@ -78,7 +78,7 @@ import Locking
             let total = Self.exportCounter(on: bed)
             let counter = Proxy(bed.client, destination: TestService.name, path: Counter.path)
             let error = await #expect(throws: DBusError.self) { try await counter.call(Counter.staleAdd, 3) }
-            #expect(error?.name.rawValue == "org.freedesktop.DBus.Error.InvalidArgs")
+            #expect(error?.name == .invalidArgs)
             #expect(total.withLock { $0 } == 0, "a call with the wrong arguments must not run")
         }
     }

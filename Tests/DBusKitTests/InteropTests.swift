@@ -53,7 +53,7 @@ import Testing
             let wrong = try await bed.run(["dbus-send", "--bus=\(bed.bus.address)", "--print-reply", "--dest=org.example.Test",
                                            "/org/example/Test", "org.example.Test1.SetCount", "string:five"])
             #expect(wrong.status != 0)
-            #expect(wrong.stderr.contains("org.freedesktop.DBus.Error.InvalidArgs"))
+            #expect(wrong.stderr.contains(ErrorName.invalidArgs.rawValue))
         }
     }
 

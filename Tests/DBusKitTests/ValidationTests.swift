@@ -95,17 +95,17 @@ import Testing
                 _ = try await bed.call("SetCount", [.string("five")])
             }
             let unknownMethod = await #expect(throws: DBusError.self) { _ = try await bed.call("NoSuchMethod") }
-            #expect(unknownMethod?.name == "org.freedesktop.DBus.Error.UnknownMethod")
+            #expect(unknownMethod?.name == .unknownMethod)
             let unknownInterface = await #expect(throws: DBusError.self) { _ = try await bed.call("Echo", interface: "org.example.Nope") }
-            #expect(unknownInterface?.name == "org.freedesktop.DBus.Error.UnknownInterface")
+            #expect(unknownInterface?.name == .unknownInterface)
             let unknownObject = await #expect(throws: DBusError.self) {
                 _ = try await bed.client.call(TestService.name, "/org/example/Nope", TestService.interface, "Echo", [.variant(.bool(true))])
             }
-            #expect(unknownObject?.name == "org.freedesktop.DBus.Error.UnknownObject")
+            #expect(unknownObject?.name == .unknownObject)
             let unknownProperty = await #expect(throws: DBusError.self) {
                 _ = try await bed.client.call(TestService.name, TestService.path, .properties, "Get", [.string("org.example.Test1"), .string("Nope")])
             }
-            #expect(unknownProperty?.name == "org.freedesktop.DBus.Error.UnknownProperty")
+            #expect(unknownProperty?.name == .unknownProperty)
             // The service still answers.
             let echoed = try await bed.call("Echo", [.variant(.bool(true))])
             #expect(echoed == [.variant(.bool(true))])
@@ -117,7 +117,7 @@ import Testing
             let message = try Message.methodCall(destination: TestService.name, path: TestService.path, interface: TestService.interface,
                                                  member: "Sleep", arguments: [.uint32(2000)])
             let error = await #expect(throws: DBusError.self) { _ = try await bed.client.call(message, timeout: .milliseconds(200)) }
-            #expect(error?.name == "org.freedesktop.DBus.Error.NoReply")
+            #expect(error?.name == .noReply)
         }
     }
 }

@@ -19,7 +19,7 @@ struct BadInputTests {
         return "\(session)\n\(features)\n\(list.sorted { $0.identifier < $1.identifier })"
     }
 
-    @Test("Every method with wrong argument types gets org.freedesktop.DBus.Error.InvalidArgs (DBusKit, dbus-send, busctl)",
+    @Test("Every method with wrong argument types gets InvalidArgs (DBusKit, dbus-send, busctl)",
           .enabled(if: Requirements.canRunDaemon, Requirements.daemonReason))
     func wrongSignatures() async throws {
         try await withHarness { h in

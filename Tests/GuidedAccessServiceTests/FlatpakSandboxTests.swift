@@ -74,7 +74,7 @@ struct FlatpakSandboxTests {
         try await withHarness { h in
             let without = try await withSandbox(Self.notes, talkName: nil, in: h) { try await $0.python(probe) }
             #expect(without.bool("owned") == false, "\(without.raw)")
-            #expect((without["state"] as? [String])?.first == "org.freedesktop.DBus.Error.ServiceUnknown", "\(without.raw)")
+            #expect((without["state"] as? [String])?.first == ErrorName.serviceUnknown.rawValue, "\(without.raw)")
 
             let with = try await withSandbox(Self.notes, in: h) { try await $0.python(probe) }
             #expect(with.bool("owned") == true, "\(with.raw)")

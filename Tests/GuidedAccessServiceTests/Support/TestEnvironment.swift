@@ -23,8 +23,8 @@ enum GA {
     static let restriction = "org.guidedaccess.Restriction1"
 
     static func error(_ name: String) -> String { "org.guidedaccess.Error.\(name)" }
-    static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
-    static let interactiveAuthorizationRequired = "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired"
+    static let invalidArgs = ErrorName.invalidArgs.rawValue
+    static let interactiveAuthorizationRequired = ErrorName.interactiveAuthorizationRequired.rawValue
 
     /// `/org/guidedaccess/GuidedAccess1/restriction/<escaped identifier>`.
     static func restrictionPath(_ identifier: String) -> String {

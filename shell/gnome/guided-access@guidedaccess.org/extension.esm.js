@@ -2,7 +2,8 @@
 // Entry point for GNOME Shell 45 and later, which load extensions as ES
 // modules; installed there as extension.js (see ../install). The logic in
 // lib/ is shared with GNOME 43/44 (extension.js) and takes the GNOME
-// libraries from here.
+// libraries from here. enable() makes the Enforcer, disable() destroys it,
+// which puts back everything it changed.
 import Gio from 'gi://Gio';
 import GLib from 'gi://GLib';
 import St from 'gi://St';
@@ -21,17 +22,16 @@ import {Enforcer} from './lib/enforcer.js';
 export default class GuidedAccessExtension extends Extension {
     enable() {
         this._enforcer = new Enforcer({
-            Gio, GLib, St, Clutter, Meta, Shell, Atk, Main, ModalDialog, PanelMenu, PopupMenu,
+            Gio, GLib, St, Clutter, Meta, Shell, Atk, Main, ModalDialog, PanelMenu, PopupMenu, global,
             settings: this.getSettings(),
             uuid: this.uuid,
             _,
             ngettext,
         });
-        this._enforcer.enable();
     }
 
     disable() {
-        this._enforcer.disable();
+        this._enforcer.destroy();
         this._enforcer = null;
     }
 }

@@ -4,7 +4,8 @@
 // modules shared with GNOME 45+ (extension.esm.js); they take the GNOME
 // libraries from here. gjs loads them with a dynamic import(), which is
 // asynchronous, so enable() may finish its work a moment later; disable()
-// before that is honoured.
+// before that is honoured. enable() makes the Enforcer, disable() destroys
+// it, which puts back everything it changed.
 /* exported init */
 
 const {Gio, GLib, St, Clutter, Meta, Shell, Atk} = imports.gi;
@@ -30,19 +31,18 @@ class GuidedAccessExtension {
                 return;
             const domain = imports.gettext.domain('guided-access');
             this._enforcer = new Enforcer({
-                Gio, GLib, St, Clutter, Meta, Shell, Atk, Main, ModalDialog, PanelMenu, PopupMenu,
+                Gio, GLib, St, Clutter, Meta, Shell, Atk, Main, ModalDialog, PanelMenu, PopupMenu, global,
                 settings: ExtensionUtils.getSettings(),
                 uuid: this._metadata.uuid,
                 _: domain.gettext,
                 ngettext: domain.ngettext,
             });
-            this._enforcer.enable();
         }).catch(error => logError(error, 'Guided Access: cannot load lib/enforcer.js'));
     }
 
     disable() {
         this._wanted = false;
-        this._enforcer?.disable();
+        this._enforcer?.destroy();
         this._enforcer = null;
     }
 }

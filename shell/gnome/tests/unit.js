@@ -4,6 +4,9 @@
 //     gjs -m shell/gnome/tests/unit.js
 //
 // Prints one line per test and "N passed, N failed"; exits 1 on a failure.
+// Among them the contract test: lib/daemon.js, the one place the extension
+// reaches guided-accessd, run against stand-ins made from the repository's
+// dbus/*.xml, so a member renamed or retyped in the daemon fails here.
 import Gio from 'gi://Gio';
 import GLib from 'gi://GLib';
 import Gtk from 'gi://Gtk?version=3.0';
@@ -15,12 +18,21 @@ import * as geometry from '../guided-access@guidedaccess.org/lib/regionGeometry.
 import {choicesFrom, startOptions, splitTime, joinTime, SYSTEM_RESTRICTIONS} from '../guided-access@guidedaccess.org/lib/sheetOptions.js';
 import {autoLockChoices, checkShortcut, restrictionsByApp} from '../guided-access@guidedaccess.org/lib/settingsModel.js';
 import {SOUND_KEY, SPEECH_KEY, THEME_SOUND, TimeAlerts, spokenTimeLeft} from '../guided-access@guidedaccess.org/lib/timeAlerts.js';
+import {
+    CALL_TIMEOUT_MS, Daemon, INTERACTIVE_TIMEOUT_MS, INTERFACES_DIRECTORY, RESTRICTION_INTERFACE,
+    RESTRICTIONS_INTERFACE, SESSION_INTERFACE,
+} from '../guided-access@guidedaccess.org/lib/daemon.js';
+import {formatRemaining, remainingSeconds, sessionFrom} from '../guided-access@guidedaccess.org/lib/sessionState.js';
+import {PRESS_WINDOW_US, TriplePress} from '../guided-access@guidedaccess.org/lib/triplePress.js';
+import {appPresence, belongsToApp, focusTarget, windowAction} from '../guided-access@guidedaccess.org/lib/reachability.js';
+import {enforcementPlan, shieldReason} from '../guided-access@guidedaccess.org/lib/enforcementPlan.js';
 
 const results = [];
 
-function test(name, body) {
+// Each test is awaited, so that one whose body is async ends before the next.
+async function test(name, body) {
     try {
-        const detail = body();
+        const detail = await body();
         results.push(true);
         print(`PASS ${name}${detail ? `: ${detail}` : ''}`);
     } catch (error) {
@@ -70,7 +82,7 @@ function mediaKeys() {
 const OPEN = {endShortcut: 'end-shortcut', appSwitching: true, volumeButtons: true};
 const DENIED = {endShortcut: 'end-shortcut', appSwitching: false, volumeButtons: false};
 
-test('every installed keybinding is blocked but the own-window ones and the end shortcut', () => {
+await test('every installed keybinding is blocked but the own-window ones and the end shortcut', () => {
     const bindings = installedBindings();
     expect(bindings.length > 100, `only ${bindings.length} bindings found in ${BINDING_SCHEMAS.join(', ')}`);
     const passing = bindings.filter(name => bindingAllowed(name, 0, OPEN));
@@ -86,12 +98,12 @@ test('every installed keybinding is blocked but the own-window ones and the end 
     return `${bindings.length - passing.length} of ${bindings.length} blocked; allowed: ${passing.join(', ')}`;
 });
 
-test('app-switching deny blocks switching between the app\'s own windows', () => {
+await test('app-switching deny blocks switching between the app\'s own windows', () => {
     for (const name of OWN_WINDOW_BINDINGS)
         expect(!bindingAllowed(name, 0, DENIED), `${name} allowed with app-switching denied`);
 });
 
-test('of the media keys (external grabs), only the volume keys pass, and not with volume-buttons denied', () => {
+await test('of the media keys (external grabs), only the volume keys pass, and not with volume-buttons denied', () => {
     const keys = mediaKeys();
     expect(keys.length > 10, `only ${keys.length} media key accelerators found`);
     const passing = keys.filter(([, keysym]) => bindingAllowed('external-grab-7', keysym, OPEN)).map(([key]) => key);
@@ -108,7 +120,7 @@ test('of the media keys (external grabs), only the volume keys pass, and not wit
     return `${keys.length - passing.length} of ${keys.length} accelerators blocked; allowed: ${[...new Set(passing)].join(', ')}`;
 });
 
-test('the relaunch budget allows 3 launches in any minute, a new session all 3 again', () => {
+await test('the relaunch budget allows 3 launches in any minute, a new session all 3 again', () => {
     const budget = new RelaunchBudget();
     const s = 1000 * 1000;
     expect([0, 10, 20].every(t => budget.take(t * s)), 'the first three were refused');
@@ -120,7 +132,7 @@ test('the relaunch budget allows 3 launches in any minute, a new session all 3 a
     expect([62, 63, 64].every(t => budget.take(t * s)), 'reset did not give the budget back');
 });
 
-test('Overrides puts back own properties, shadowed methods and set values, newest first', () => {
+await test('Overrides puts back own properties, shadowed methods and set values, newest first', () => {
     class Base {
         method() {
             return 'base';
@@ -138,14 +150,41 @@ test('Overrides puts back own properties, shadowed methods and set values, newes
     overrides.defer(() => order.push('first'));
     overrides.defer(() => order.push('second'));
     expect(object.method() === 'shadow' && object.own === 'changed' && object.value === 3, 'not applied');
-    overrides.restore();
+    overrides.destroy();
     expect(object.method() === 'base' && !Object.prototype.hasOwnProperty.call(object, 'method'), 'method not restored');
     expect(object.own === 'own' && object.value === 1, `values not restored: ${object.own}, ${object.value}`);
     expect(order.join() === 'second,first', `undone in order ${order}`);
-    expect(overrides.empty, 'not empty after restore');
+    expect(overrides.empty, 'not empty after destroy');
 });
 
-test('the preview maps drawn regions to stage pixels and back, on a second monitor too', () => {
+await test('Overrides puts back an own property\'s exact descriptor and never runs a setter of the class', () => {
+    let setterRan = false;
+    class Shell {
+        set open(_value) {
+            setterRan = true;
+        }
+    }
+    const object = new Shell();
+    const getter = () => 'own getter';
+    Object.defineProperty(object, 'accessor', {get: getter, configurable: true, enumerable: false});
+    Object.defineProperty(object, 'hidden', {value: 'hidden', writable: false, configurable: true, enumerable: false});
+    const before = ['accessor', 'hidden'].map(name => Object.getOwnPropertyDescriptor(object, name));
+    const overrides = new Overrides();
+    overrides.replace(object, 'accessor', () => 'shadow');
+    overrides.replace(object, 'hidden', 'shadow');
+    overrides.replace(object, 'open', () => 'shadow');
+    expect(!setterRan && object.open() === 'shadow', 'the class\'s setter ran, or open was not shadowed');
+    expect(object.accessor() === 'shadow' && object.hidden === 'shadow', 'not applied');
+    overrides.destroy();
+    const after = ['accessor', 'hidden'].map(name => Object.getOwnPropertyDescriptor(object, name));
+    for (const [i, name] of ['accessor', 'hidden'].entries()) {
+        for (const key of ['get', 'set', 'value', 'writable', 'configurable', 'enumerable'])
+            expect(before[i][key] === after[i][key], `${name}.${key} is ${after[i][key]}, was ${before[i][key]}`);
+    }
+    expect(!Object.prototype.hasOwnProperty.call(object, 'open') && !setterRan, 'open not put back');
+});
+
+await test('the preview maps drawn regions to stage pixels and back, on a second monitor too', () => {
     const monitor = {x: 1920, y: 0, width: 1280, height: 800};
     const view = geometry.fitView(monitor, 700, 500);
     expect(view.scale === 700 / 1280 && view.width === 700 && view.height === 438, `view ${JSON.stringify(view)}`);
@@ -158,7 +197,7 @@ test('the preview maps drawn regions to stage pixels and back, on a second monit
     expect(clamped.x === 0 && clamped.width === view.width && clamped.height === view.height, 'a drag past the edge is not clamped');
 });
 
-test('moving and resizing keep a region inside the preview and at least MIN_REGION', () => {
+await test('moving and resizing keep a region inside the preview and at least MIN_REGION', () => {
     const view = {width: 400, height: 300};
     const rect = {x: 100, y: 100, width: 50, height: 40};
     const far = geometry.moved(view, rect, 1000, -1000);
@@ -170,7 +209,7 @@ test('moving and resizing keep a region inside the preview and at least MIN_REGI
     expect(!geometry.bigEnough({width: 3, height: 50}), 'a click counts as a region');
 });
 
-test('the presentation decides where the preview shows the window', () => {
+await test('the presentation decides where the preview shows the window', () => {
     const frame = {x: 10, y: 20, width: 600, height: 400};
     const work = {x: 0, y: 32, width: 1280, height: 768};
     const monitor = {x: 0, y: 0, width: 1280, height: 800};
@@ -179,7 +218,7 @@ test('the presentation decides where the preview shows the window', () => {
     expect(geometry.presentedRect('fullscreen', frame, work, monitor).height === 800, 'full screen is not the monitor');
 });
 
-test('the sheet opens with the last options, else the defaults, and Start gets them all', () => {
+await test('the sheet opens with the last options, else the defaults, and Start gets them all', () => {
     const rows = [{identifier: 'org.example.app.chat', state: 'allow'}, {identifier: 'org.example.app.buy', state: 'deny'}];
     const fresh = choicesFrom({}, {autoLock: -1}, rows);
     expect(SYSTEM_RESTRICTIONS.every(([name, state]) => fresh.system[name] === state), 'defaults not applied');
@@ -205,7 +244,7 @@ test('the sheet opens with the last options, else the defaults, and Start gets t
 
 const gettext = {_: text => text, ngettext: (one, many, n) => (n === 1 ? one : many)};
 
-test('display auto-lock choices: the desktop\'s own, never, durations, and an unlisted current value kept', () => {
+await test('display auto-lock choices: the desktop\'s own, never, durations, and an unlisted current value kept', () => {
     const choices = autoLockChoices(-1, gettext);
     expect(choices[0].seconds === -1 && choices[0].label === 'The desktop’s own', `first is ${JSON.stringify(choices[0])}`);
     expect(choices[1].seconds === 0 && choices[1].label === 'Never', `second is ${JSON.stringify(choices[1])}`);
@@ -219,7 +258,7 @@ test('display auto-lock choices: the desktop\'s own, never, durations, and an un
     return choices.map(c => c.label).join(', ');
 });
 
-test('restrictions are grouped by app, each app and its restrictions in a stable order', () => {
+await test('restrictions are grouped by app, each app and its restrictions in a stable order', () => {
     const rows = [
         ['org.example.b.share', 'Share', 'Send', 'deny', 'org.example.B', true],
         ['org.example.a.buy', 'Buy', 'Pay', 'allow', 'org.example.A', false],
@@ -234,7 +273,7 @@ test('restrictions are grouped by app, each app and its restrictions in a stable
     expect(restrictionsByApp([]).length === 0, 'no rows gave apps');
 });
 
-test('a typed shortcut needs a key and a modifier other than Shift; it is stored in GTK\'s form', () => {
+await test('a typed shortcut needs a key and a modifier other than Shift; it is stored in GTK\'s form', () => {
     // GTK 4's accelerator_parse ([ok, keyval, modifiers]) for a few inputs;
     // GTK's own needs a display.
     const SUPER_ALT = (1 << 26) | (1 << 3);
@@ -251,7 +290,7 @@ test('a typed shortcut needs a key and a modifier other than Shift; it is stored
         expect(checkShortcut(bad, tools).error !== undefined, `"${bad}" accepted`);
 });
 
-test('the time left is spoken in minutes from a minute on, else in seconds', () => {
+await test('the time left is spoken in minutes from a minute on, else in seconds', () => {
     const said = [300, 60, 10, 1, 89].map(seconds => spokenTimeLeft(seconds, gettext));
     const expected = ['Guided Access ends in 5 minutes.', 'Guided Access ends in 1 minute.',
         'Guided Access ends in 10 seconds.', 'Guided Access ends in 1 second.', 'Guided Access ends in 1 minute.'];
@@ -267,9 +306,9 @@ function waitUntil(done, ms) {
     return done();
 }
 
-test('time-limit alerts: sound and/or spd-say as set; speech without spd-say plays the sound', () => {
+await test('time-limit alerts: sound and/or spd-say as set; speech without spd-say plays the sound', () => {
     const played = [];
-    globalThis.global = {display: {get_sound_player: () => ({play_from_theme: name => played.push(name)})}};
+    const global = {display: {get_sound_player: () => ({play_from_theme: name => played.push(name)})}};
     const directory = GLib.dir_make_tmp('ga-unit-XXXXXX');
     const said = `${directory}/said`;
     const speaker = Gio.File.new_for_path(`${directory}/bin/spd-say`);
@@ -279,7 +318,7 @@ test('time-limit alerts: sound and/or spd-say as set; speech without spd-say pla
     const path = GLib.getenv('PATH');
     const keys = {};
     const settings = {get_boolean: key => keys[key]};
-    const alerts = new TimeAlerts({Gio, GLib, settings, ...gettext});
+    const alerts = new TimeAlerts({Gio, GLib, global, settings, ...gettext});
     try {
         keys[SOUND_KEY] = true;
         keys[SPEECH_KEY] = false;
@@ -306,13 +345,12 @@ test('time-limit alerts: sound and/or spd-say as set; speech without spd-say pla
     } finally {
         GLib.setenv('PATH', path, true);
         alerts.destroy();
-        delete globalThis.global;
         GLib.spawn_command_line_sync(`rm -rf ${directory}`);
     }
     return `spd-say got "Guided Access ends in 5 minutes."`;
 });
 
-test('prefs.esm.js (GNOME 45+) imports with the shell\'s prefs module stubbed and exports fillPreferencesWindow', () => {
+await test('prefs.esm.js (GNOME 45+) imports with the shell\'s prefs module stubbed and exports fillPreferencesWindow', () => {
     const source = Gio.File.new_for_uri(import.meta.url).get_parent().get_parent()
         .get_child('guided-access@guidedaccess.org').get_path();
     const directory = GLib.dir_make_tmp('ga-prefs-XXXXXX');
@@ -339,6 +377,318 @@ test('prefs.esm.js (GNOME 45+) imports with the shell\'s prefs module stubbed an
         GLib.spawn_command_line_sync(`rm -rf ${directory}`);
     }
     return 'extends ExtensionPreferences, links lib/settingsWindow.js';
+});
+
+// -- the contract with guided-accessd ------------------------------------------
+
+const HERE = Gio.File.new_for_uri(import.meta.url).get_parent();
+const REPOSITORY = HERE.get_parent().get_parent().get_parent();
+
+function readText(file) {
+    return new TextDecoder().decode(file.load_contents(null)[1]);
+}
+
+// The interface as the daemon declares it: the repository's dbus/<name>.xml,
+// which the daemon's build writes (scripts/generate-interfaces) and its
+// golden test keeps current.
+function interfaceInfo(name) {
+    const node = Gio.DBusNodeInfo.new_for_xml(readText(REPOSITORY.get_child(`dbus/${name}.xml`)));
+    const info = node.lookup_interface(name);
+    expect(info !== null, `dbus/${name}.xml does not declare ${name}`);
+    return info;
+}
+
+const tupleOf = args => `(${args.map(arg => arg.signature).join('')})`;
+
+// `value` packed as `signature` (as gjs packs what is sent), or an error
+// that says what did not fit.
+function packed(what, signature, value) {
+    try {
+        return new GLib.Variant(signature, value);
+    } catch (error) {
+        throw new Error(`${what} is ${signature} in dbus/*.xml; ${JSON.stringify(value)} does not fit: ${error.message}`);
+    }
+}
+
+// A stand-in for the proxy gjs makes from dbus/<iface>.xml with
+// Gio.DBusProxy.makeProxyWrapper, without a bus. It has what gjs generates
+// from the XML and nothing else: NameAsync for each method (the arguments
+// packed with the XML's signature, as gjs does, so a wrong type throws; the
+// reply from `daemon.replies`, checked against the out signature), a getter
+// for each property (null while `daemon.properties` has no value, as gjs's),
+// and connectSignal for the XML's signals. Any other member that starts with
+// a capital, which is what a D-Bus member is called, throws: the generated
+// proxy would not have it.
+function standIn(iface, {flags, timeout}, daemon) {
+    const info = interfaceInfo(iface);
+    const missing = member => new Error(`${iface} (dbus/${iface}.xml) has no ${member}, which lib/daemon.js uses`);
+    const generated = {};
+    for (const method of info.methods) {
+        generated[`${method.name}Async`] = (...args) => {
+            const own = args.slice(0, method.in_args.length);
+            const extra = args.slice(method.in_args.length);
+            expect(extra.every(arg => typeof arg === 'number' || arg instanceof Gio.Cancellable),
+                `${method.name}Async${tupleOf(method.in_args)} was called with ${args.length} arguments`);
+            packed(`${iface}.${method.name}'s input`, tupleOf(method.in_args), own);
+            daemon.calls.push({
+                member: method.name, flags: extra.find(arg => typeof arg === 'number') ?? 0, timeout,
+            });
+            const reply = packed(`${iface}.${method.name}'s reply`, tupleOf(method.out_args),
+                daemon.replies[method.name] ?? []);
+            return Promise.resolve(reply.deepUnpack());
+        };
+    }
+    for (const property of info.properties) {
+        Object.defineProperty(generated, property.name, {
+            get: () => {
+                daemon.read.add(property.name);
+                const value = daemon.properties[property.name];
+                return value === undefined ? null
+                    : packed(`${iface}.${property.name}`, property.signature, value).deepUnpack();
+            },
+        });
+    }
+    const handlers = new Map(); // id → [signal, handler, 'gobject' or 'dbus']
+    let lastId = 0;
+    const add = (signal, handler, kind) => {
+        handlers.set(++lastId, [signal, handler, kind]);
+        return lastId;
+    };
+    const base = {
+        g_name_owner: ':1.7', g_interface_name: iface, g_flags: flags, g_default_timeout: timeout, handlers,
+        connect: (signal, handler) => add(signal, handler, 'gobject'),
+        disconnect: id => handlers.delete(id),
+        connectSignal(name, handler) {
+            if (info.lookup_signal(name) === null)
+                throw missing(`signal ${name}`);
+            return add(name, handler, 'dbus');
+        },
+        disconnectSignal: id => handlers.delete(id),
+        // The daemon emits `name` with `args` (checked against the XML).
+        emitSignal(name, args) {
+            const unpacked = packed(`${iface}.${name}`, tupleOf(info.lookup_signal(name).args), args).deepUnpack();
+            for (const [signal, handler, kind] of [...handlers.values()]) {
+                if (kind === 'dbus' && signal === name)
+                    handler(this, ':1.7', unpacked);
+            }
+        },
+    };
+    return new Proxy(base, {
+        get(target, key, receiver) {
+            if (Object.prototype.hasOwnProperty.call(generated, key))
+                return Reflect.get(generated, key, receiver);
+            if (typeof key === 'string' && /^[A-Z]/.test(key))
+                throw missing(key);
+            return Reflect.get(target, key, receiver);
+        },
+    });
+}
+
+// What the stand-in daemon publishes and answers, and what it was asked.
+function standInDaemon() {
+    return {
+        calls: [],
+        read: new Set(),
+        properties: {
+            Enabled: true, State: 'active', App: 'org.example.App', StartedAt: 1000000, TimeLimit: 600,
+            PasscodeSet: true, SystemRestrictions: {'touch': 'deny', 'app-switching': 'allow'},
+            DisabledRegions: [[1, 2, 30, 40]], Presentation: 'fullscreen', AllowedApplications: ['org.example.Kiosk'],
+        },
+        replies: {
+            GetAppIds: [['org.example.App', '/usr/bin/example']],
+            GetLastOptions: [{'time-limit': new GLib.Variant('t', 600)}],
+            List: [[['org.example.App.chat', 'Chat', 'Chat with others', 'deny', 'org.example.App', true]]],
+        },
+    };
+}
+
+// A bus connection that only records signal_subscribe.
+function recordingConnection() {
+    const subscriptions = new Map();
+    let lastId = 0;
+    return {
+        subscriptions,
+        signal_subscribe: (...args) => {
+            subscriptions.set(++lastId, args);
+            return lastId;
+        },
+        signal_unsubscribe: id => subscriptions.delete(id),
+    };
+}
+
+// Every public member of lib/daemon.js's Daemon, each used once as the
+// extension uses it. A member added to Daemon without a line here fails
+// the test, so every way the extension reaches the daemon is run.
+const DAEMON_USES = {
+    connected: daemon => daemon.connected,
+    reachable: daemon => daemon.reachable,
+    session: daemon => daemon.session(),
+    passcodeSet: daemon => daemon.passcodeSet,
+    allowedApplications: daemon => daemon.allowedApplications,
+    registerEnforcer: daemon => daemon.registerEnforcer('gnome-shell', ['app-lock', 'touch']),
+    appIds: daemon => daemon.appIds(4242),
+    lastOptions: daemon => daemon.lastOptions('org.example.App'),
+    start: daemon => daemon.start('org.example.App', {'interactive': new GLib.Variant('b', true)}),
+    end: daemon => daemon.end({'passcode': new GLib.Variant('s', '2468')}),
+    setPasscode: daemon => daemon.setPasscode('2468'),
+    restrictionRows: daemon => daemon.restrictionRows(),
+    setRestriction: daemon => daemon.setRestriction('org.example.App.chat', 'deny'),
+    resetRestrictions: daemon => daemon.resetRestrictions(['org.example.App.chat']),
+};
+const INTERACTIVE_CALLS = ['Start', 'SetPasscode', 'SetState', 'Reset'];
+
+await test('every member of guided-accessd that the extension uses is in dbus/*.xml, with the types it sends and reads', async () => {
+    const published = standInDaemon();
+    const proxies = [];
+    const makeProxy = (_deps, iface, _connection, options) => {
+        const proxy = standIn(iface, options, published);
+        proxies.push(proxy);
+        return Promise.resolve(proxy);
+    };
+    const heard = [];
+    const daemon = new Daemon({Gio, GLib, makeProxy}, {
+        propertiesChanged: () => heard.push('properties'),
+        ownerChanged: () => heard.push('owner'),
+        timeLimitWarning: secondsLeft => heard.push(`warning ${secondsLeft}`),
+        restrictionsChanged: () => heard.push('restrictions'),
+    });
+    const connection = recordingConnection();
+    await daemon.connect(connection);
+
+    const members = Object.getOwnPropertyNames(Daemon.prototype)
+        .filter(name => name !== 'constructor' && name !== 'connect' && name !== 'destroy' && !name.startsWith('_'));
+    const unused = members.filter(name => !(name in DAEMON_USES));
+    expect(unused.length === 0, `Daemon.${unused.join(', Daemon.')} not run by this test: add to DAEMON_USES`);
+    const answers = {};
+    for (const [name, use] of Object.entries(DAEMON_USES))
+        answers[name] = await use(daemon);
+
+    const session = answers.session;
+    expect(session.enabled && session.app === 'org.example.App' && session.timeLimit === 600 &&
+        session.systemRestrictions.touch === 'deny' && session.regions[0][2] === 30 &&
+        session.presentation === 'fullscreen' && session.passcodeSet, `session ${JSON.stringify(session)}`);
+    expect(answers.appIds.join() === 'org.example.App,/usr/bin/example', `GetAppIds gave ${answers.appIds}`);
+    expect(answers.lastOptions['time-limit'].unpack() === 600, 'GetLastOptions\' a{sv}');
+    expect(answers.restrictionRows[0][0] === 'org.example.App.chat' && answers.restrictionRows[0][5] === true, 'List');
+    expect(answers.allowedApplications.join() === 'org.example.Kiosk', 'AllowedApplications');
+    for (const call of published.calls) {
+        const interactive = INTERACTIVE_CALLS.includes(call.member);
+        const flags = interactive ? Gio.DBusCallFlags.ALLOW_INTERACTIVE_AUTHORIZATION : Gio.DBusCallFlags.NONE;
+        const timeout = interactive ? INTERACTIVE_TIMEOUT_MS : CALL_TIMEOUT_MS;
+        expect(call.flags === flags && call.timeout === timeout,
+            `${call.member} sent with flags ${call.flags} and a ${call.timeout} ms timeout`);
+    }
+
+    const [session0, restrictions0] = proxies;
+    session0.emitSignal('TimeLimitWarning', [300]);
+    restrictions0.emitSignal('RestrictionChanged', ['org.example.App.chat', 'allow']);
+    expect(heard.join() === 'warning 300,restrictions', `heard ${heard}`);
+    const subscribed = [...connection.subscriptions.values()];
+    expect(subscribed.some(args => args[4] === RESTRICTION_INTERFACE), 'the restriction objects are not followed');
+    interfaceInfo(RESTRICTION_INTERFACE);
+
+    daemon.destroy();
+    const left = proxies.reduce((sum, proxy) => sum + proxy.handlers.size, 0);
+    expect(left === 0 && connection.subscriptions.size === 0, `${left} handlers and ${connection.subscriptions.size} subscriptions left after destroy()`);
+    return `${published.calls.map(call => call.member).join(', ')}; ${[...published.read].join(', ')}; ` +
+        'TimeLimitWarning, RestrictionChanged';
+});
+
+await test('the installed extension carries dbus/*.xml and builds its proxies from that copy', async () => {
+    const directory = GLib.dir_make_tmp('ga-install-XXXXXX');
+    try {
+        const [, , err, status] = GLib.spawn_command_line_sync(
+            `${HERE.get_parent().get_child('install').get_path()} ${directory} 43`);
+        expect(status === 0, `install failed: ${new TextDecoder().decode(err)}`);
+        const installed = Gio.File.new_for_path(`${directory}/guided-access@guidedaccess.org`);
+        for (const name of [SESSION_INTERFACE, RESTRICTIONS_INTERFACE, RESTRICTION_INTERFACE]) {
+            const copy = installed.get_child(`${INTERFACES_DIRECTORY}/${name}.xml`);
+            expect(copy.query_exists(null), `${INTERFACES_DIRECTORY}/${name}.xml not installed`);
+            expect(readText(copy) === readText(REPOSITORY.get_child(`dbus/${name}.xml`)), `${name}.xml differs from dbus/`);
+        }
+        const {proxyWrapper} = await import(installed.get_child('lib/daemon.js').get_uri());
+        expect(typeof proxyWrapper(Gio, SESSION_INTERFACE) === 'function', 'no proxy wrapper from the installed XML');
+    } finally {
+        GLib.spawn_command_line_sync(`rm -rf ${directory}`);
+    }
+    return `${INTERFACES_DIRECTORY}/ beside lib/`;
+});
+
+// -- logic moved out of the shell's classes -------------------------------------
+
+await test('the session read from the daemon\'s properties; what it has not sent takes a default', () => {
+    const none = sessionFrom({
+        Enabled: null, State: null, App: null, StartedAt: null, TimeLimit: null, PasscodeSet: null,
+        SystemRestrictions: null, DisabledRegions: null, Presentation: null,
+    });
+    const expected = {
+        enabled: false, state: 'inactive', app: '', startedAt: 0, timeLimit: 0, passcodeSet: false,
+        systemRestrictions: {}, regions: [], presentation: 'as-is',
+    };
+    expect(JSON.stringify(none) === JSON.stringify(expected), `defaults ${JSON.stringify(none)}`);
+    const given = sessionFrom({Enabled: false, TimeLimit: 0, State: 'expired', Presentation: 'maximized'});
+    expect(given.enabled === false && given.timeLimit === 0 && given.state === 'expired' &&
+        given.presentation === 'maximized', 'false and 0 taken for unset');
+});
+
+await test('the time left counts down to 0, in h:mm:ss or m:ss', () => {
+    const session = {startedAt: 10 * 1000000, timeLimit: 3700};
+    expect(remainingSeconds(session, 10 * 1000000) === 3700, 'at the start');
+    expect(remainingSeconds(session, 10.5 * 1000000) === 3700, 'part of a second is not rounded down');
+    expect(remainingSeconds(session, 4000 * 1000000) === 0, 'past the end');
+    expect(remainingSeconds({startedAt: 0, timeLimit: 0}, 5) === 0 && remainingSeconds(null, 5) === 0, 'no limit');
+    const shown = [3700, 309, 9, 0].map(formatRemaining).join(' ');
+    expect(shown === '1:01:40 5:09 0:09 0:00', shown);
+});
+
+await test('the shortcut counts three presses within a second, then starts counting again', () => {
+    const presses = new TriplePress();
+    const s = 1000000;
+    expect(!presses.press(0) && !presses.press(0.4 * s) && presses.press(0.8 * s), 'three within a second');
+    expect(!presses.press(0.9 * s), 'a fourth press counted with the three before');
+    const slow = new TriplePress();
+    expect(!slow.press(0) && !slow.press(0.6 * s) && !slow.press(PRESS_WINDOW_US), 'three spread over a second');
+    expect(slow.press(1.2 * s), 'the last three of four within a second');
+});
+
+await test('which windows are reachable and what the app lock does with each', () => {
+    expect(belongsToApp(['a', 'b'], 'b') === true && belongsToApp(['a'], 'b') === false &&
+        belongsToApp(undefined, 'b') === undefined && belongsToApp([], 'b') === false, 'belongs');
+    const window = (overrideRedirect, minimized, canMinimize) => ({overrideRedirect, minimized, canMinimize});
+    const cases = [
+        [true, window(false, true, true), 'show'], [true, window(false, false, true), 'keep'],
+        [true, window(true, true, false), 'keep'],
+        [false, window(false, false, true), 'minimize'], [false, window(false, false, false), 'hide-actor'],
+        [false, window(true, false, false), 'hide-actor'], [false, window(false, true, true), 'none'],
+    ];
+    for (const [belongs, facts, action] of cases)
+        expect(windowAction(belongs, facts) === action, `${belongs} ${JSON.stringify(facts)} gave ${windowAction(belongs, facts)}`);
+    expect(appPresence([false, undefined, true]) === 'unknown' && appPresence([false, true]) === 'present' &&
+        appPresence([false]) === 'gone' && appPresence([]) === 'gone', 'presence');
+    const mine = {name: 'mine', elsewhere: false};
+    const other = {name: 'other', elsewhere: false};
+    const away = {name: 'away', elsewhere: true};
+    const belongs = w => (w === other ? false : true);
+    const here = w => !w.elsewhere;
+    expect(focusTarget(mine, [other, mine], belongs, here) === null, 'the app\'s focused window is left');
+    expect(focusTarget(other, [other, away, mine], belongs, here) === away, 'not the most recent of the app');
+    expect(focusTarget(away, [away, mine], belongs, here) === away, 'the app on another workspace is not brought back');
+    expect(focusTarget(null, [other], belongs, here) === null, 'a window of another app was chosen');
+});
+
+await test('a session\'s restrictions and options decide what each part of the lock does', () => {
+    const session = {
+        app: 'org.example.App', presentation: 'maximized', regions: [[1, 2, 3, 4]],
+        systemRestrictions: {'notifications': 'deny', 'touch': 'deny', 'power-menu': 'allow', 'keyboards': 'allow'},
+    };
+    const plan = enforcementPlan(session, {panelMenus: true, regionOutlines: false});
+    expect(plan.app === 'org.example.App' && plan.presentation === 'maximized' && plan.regions[0][3] === 4, 'copied');
+    expect(!plan.lockdown.notifications && plan.lockdown.appSwitching && plan.lockdown.volumeButtons, JSON.stringify(plan.lockdown));
+    expect(plan.panelKeep.join() === 'quickSettings,aggregateMenu', `kept ${plan.panelKeep}`);
+    expect(plan.touchBlocked && !plan.keyboardsBlocked && plan.regionOutlines === false, 'touch, keyboards, outlines');
+    expect(enforcementPlan(session, {panelMenus: false}).panelKeep.length === 0, 'menus kept without the setting');
+    expect(shieldReason({state: 'expired'}, false) === 'expired' && shieldReason({state: 'active'}, true) === 'app-gone' &&
+        shieldReason({state: 'active'}, false) === null && shieldReason(null, true) === null, 'shield');
 });
 
 const failed = results.filter(ok => !ok).length;

@@ -16,7 +16,7 @@ import {RelaunchBudget} from './relaunchBudget.js';
 const LAUNCH_TIMEOUT_S = 10;
 
 export class AppKeeper {
-    // deps: {Gio, GLib, Shell}; changed(): `unreachable` changed.
+    // deps: {Gio, GLib, Shell, global}; changed(): `unreachable` changed.
     constructor(deps, changed) {
         this._deps = deps;
         this._changed = changed;
@@ -76,7 +76,7 @@ export class AppKeeper {
     }
 
     _launch() {
-        const {Gio} = this._deps;
+        const {Gio, global} = this._deps;
         try {
             if (this._shellApp !== null) {
                 this._shellApp.open_new_window(-1);

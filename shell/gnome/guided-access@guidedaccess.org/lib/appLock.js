@@ -11,15 +11,18 @@
 //   changes the focus goes back to the app, which brings its workspace back.
 // - The app's presence is reported: appWindow(window) for each of its
 //   windows, appGone() when it has had none for a moment.
-// Unlocking un-minimizes exactly the windows the lock minimized and shows
-// the actors it hid.
+// destroy() un-minimizes exactly the windows the lock minimized and shows
+// the actors it hid. Which window is reachable, and what is done with it,
+// is decided by reachability.js.
+
+import {appPresence, belongsToApp, focusTarget, windowAction} from './reachability.js';
 
 // How long the app may have no window before it counts as gone: it may be
 // replacing one window with another, or its new window's ids are being asked.
 const GONE_AFTER_MS = 300;
 
 export class AppLock {
-    // deps: {GLib, Meta, Main}; service: a ServiceClient; presence:
+    // deps: {GLib, Meta, Main, global}; service: a ServiceClient; presence:
     // {appWindow(window), appGone()}.
     constructor(deps, service, presence) {
         this._deps = deps;
@@ -32,7 +35,7 @@ export class AppLock {
         this._hiddenActors = new Map(); // Meta.WindowActor → its signal ids
         this._refocusSource = 0;
         this._goneSource = 0;
-        // Bumped by every lock()/unlock(), so that a GetAppIds answer that
+        // Bumped by every lock()/destroy(), so that a GetAppIds answer that
         // arrives after the session changed is ignored.
         this._generation = 0;
     }
@@ -49,7 +52,7 @@ export class AppLock {
         this._generation++;
         if (this._signals.length === 0)
             this._connect();
-        const windows = global.display.list_all_windows();
+        const windows = this._deps.global.display.list_all_windows();
         this._service.pruneAppIds(new Set(windows.map(window => window.get_pid())));
         for (const window of windows) {
             this._track(window);
@@ -59,8 +62,7 @@ export class AppLock {
     }
 
     _connect() {
-        const display = global.display;
-        const workspaces = global.workspace_manager;
+        const {display, workspace_manager: workspaces} = this._deps.global;
         this._signals = [
             [display, display.connect('window-created', (_display, window) => {
                 this._track(window);
@@ -71,7 +73,7 @@ export class AppLock {
         ];
     }
 
-    unlock() {
+    destroy() {
         if (this._app === null)
             return;
         this._app = null;
@@ -120,8 +122,7 @@ export class AppLock {
     // Whether the window belongs to the session: true, false, or undefined
     // while its process's ids are not known yet.
     _belongs(window) {
-        const ids = this._service.cachedAppIds(window.get_pid());
-        return ids === undefined ? undefined : ids.includes(this._app);
+        return belongsToApp(this._service.cachedAppIds(window.get_pid()), this._app);
     }
 
     _decide(window) {
@@ -138,29 +139,24 @@ export class AppLock {
     }
 
     _settle(window, belongs) {
-        if (!belongs) {
-            this._hide(window);
-            return;
-        }
-        if (window.minimized && !window.is_override_redirect())
+        const overrideRedirect = window.is_override_redirect();
+        const action = windowAction(belongs, {
+            overrideRedirect, minimized: window.minimized, canMinimize: window.can_minimize(),
+        });
+        if (action === 'show') {
             window.unminimize();
-        this._presence.appWindow(window);
-    }
-
-    _hide(window) {
-        if (window.is_override_redirect()) {
+        } else if (action === 'minimize') {
+            window.minimize();
+            this._minimizedByLock.add(window);
+        } else if (action === 'hide-actor') {
             this._hideActor(window);
+        }
+        if (belongs) {
+            this._presence.appWindow(window);
             return;
         }
-        if (!window.minimized) {
-            if (window.can_minimize()) {
-                window.minimize();
-                this._minimizedByLock.add(window);
-            } else {
-                this._hideActor(window);
-            }
-        }
-        if (global.display.focus_window === window || global.display.focus_window === null)
+        const focused = this._deps.global.display.focus_window;
+        if (!overrideRedirect && (focused === window || focused === null))
             this._scheduleRefocus();
     }
 
@@ -181,7 +177,7 @@ export class AppLock {
     }
 
     _focusChanged() {
-        const window = global.display.focus_window;
+        const window = this._deps.global.display.focus_window;
         if (window === null)
             return;
         // Unknown windows are decided by _decide; until then, and for
@@ -198,17 +194,15 @@ export class AppLock {
     _scheduleRefocus() {
         if (this._refocusSource)
             return;
-        const {GLib, Meta, Main} = this._deps;
+        const {GLib, Meta, Main, global} = this._deps;
         this._refocusSource = GLib.idle_add(GLib.PRIORITY_DEFAULT, () => {
             this._refocusSource = 0;
-            const current = global.display.focus_window;
             const workspace = global.workspace_manager.get_active_workspace();
-            if (current !== null && this._belongs(current) === true && current.located_on_workspace(workspace))
-                return GLib.SOURCE_REMOVE;
-            const mine = global.display.get_tab_list(Meta.TabList.NORMAL_ALL, null)
-                .find(window => this._belongs(window) === true);
-            if (mine !== undefined)
-                Main.activateWindow(mine);
+            const target = focusTarget(global.display.focus_window,
+                global.display.get_tab_list(Meta.TabList.NORMAL_ALL, null),
+                window => this._belongs(window), window => window.located_on_workspace(workspace));
+            if (target !== null)
+                Main.activateWindow(target);
             return GLib.SOURCE_REMOVE;
         });
     }
@@ -222,10 +216,10 @@ export class AppLock {
             GLib.source_remove(this._goneSource);
         this._goneSource = GLib.timeout_add(GLib.PRIORITY_DEFAULT, GONE_AFTER_MS, () => {
             this._goneSource = 0;
-            const answers = [...this._windowSignals.keys()].map(window => this._belongs(window));
-            if (answers.includes(undefined))
+            const presence = appPresence([...this._windowSignals.keys()].map(window => this._belongs(window)));
+            if (presence === 'unknown')
                 this._checkPresence();
-            else if (!answers.includes(true))
+            else if (presence === 'gone')
                 this._presence.appGone();
             return GLib.SOURCE_REMOVE;
         });

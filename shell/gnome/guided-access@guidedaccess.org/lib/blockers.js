@@ -14,6 +14,13 @@ const OUTLINED_REGION_STYLE = 'background-color: rgba(255, 64, 64, 0.06);' +
 const SHIELD_STYLE = 'background-color: rgba(0, 0, 0, 0.92); color: white;' +
     ' font-size: 24pt; font-weight: bold;';
 
+// The desktop's backgrounds: the window group's Meta.BackgroundGroup, at
+// its bottom (the layout manager keeps it there; GNOME 43 names it only in
+// a private field of its own).
+export function desktopBackgrounds({global, Meta}) {
+    return global.window_group.get_children().find(child => child instanceof Meta.BackgroundGroup);
+}
+
 export class Blockers {
     constructor(deps) {
         this._deps = deps;
@@ -47,7 +54,7 @@ export class Blockers {
     }
 
     _fullStage(params) {
-        const {St, Clutter} = this._deps;
+        const {St, Clutter, global} = this._deps;
         return new St.Widget({
             reactive: true,
             constraints: new Clutter.BindConstraint({
@@ -121,7 +128,7 @@ export class Blockers {
     setDesktopBlocked(blocked) {
         if (blocked === (this._backdrop !== null))
             return;
-        const backgrounds = this._deps.Main.layoutManager._backgroundGroup;
+        const backgrounds = desktopBackgrounds(this._deps);
         if (blocked) {
             this._backdrop = this._fullStage({name: 'guided-access-desktop-backdrop'});
             this._swallow(this._backdrop);
@@ -142,7 +149,7 @@ export class Blockers {
         }
     }
 
-    release() {
+    destroy() {
         this.setRegions([], false);
         this.setTouchBlocked(false);
         this.setShield(null);

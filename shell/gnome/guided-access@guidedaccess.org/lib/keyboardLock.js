@@ -18,7 +18,7 @@
 // On-screen keyboard: whatever asks it to open, its container
 // (Main.layoutManager.keyboardBox) is kept hidden, and an open keyboard is
 // closed; its text could otherwise reach an app through the input method,
-// without key events. release() gives the container back the visibility it
+// without key events. destroy() gives the container back the visibility it
 // had (the keyboard was closed meanwhile, so it stays closed).
 
 export class KeyboardLock {
@@ -37,7 +37,7 @@ export class KeyboardLock {
     setBlocked(blocked) {
         if (blocked === this.blocked)
             return;
-        const {Clutter, St, Main} = this._deps;
+        const {Clutter, St, Main, global} = this._deps;
         const box = Main.layoutManager.keyboardBox;
         if (blocked) {
             this._sink = new St.Widget({
@@ -72,6 +72,7 @@ export class KeyboardLock {
     }
 
     _takeFocus() {
+        const {global} = this._deps;
         const focus = global.stage.key_focus;
         if (focus !== null && focus !== global.stage)
             return; // ours, or a shell actor's: not an app's
@@ -80,7 +81,7 @@ export class KeyboardLock {
         global.stage.set_key_focus(this._sink);
     }
 
-    release() {
+    destroy() {
         this.setBlocked(false);
     }
 }

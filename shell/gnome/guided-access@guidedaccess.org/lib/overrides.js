@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Every change the lock makes to the shell, recorded with what it replaced,
-// so that restore() puts back exactly what was there, newest first (like
+// so that destroy() puts back exactly what was there, newest first (like
 // GNOME 45's InjectionManager, which GNOME 43 does not have).
 
 export class Overrides {
@@ -12,22 +12,26 @@ export class Overrides {
         return this._undo.length === 0;
     }
 
-    // Shadows a method (or any JS property) of `object` with an own
-    // property; restore() deletes it again, or puts back an own value.
+    // Shadows a method (or any JS property) of `object` with an own value.
+    // The own property that was there is saved as its descriptor (a value
+    // or accessors, with its attributes) and put back as it was; when there
+    // was none (a method of the class), the shadow is removed again. Defined,
+    // not assigned: a setter of the class is never run.
     replace(object, name, value) {
-        const own = Object.prototype.hasOwnProperty.call(object, name);
-        const before = own ? object[name] : undefined;
-        object[name] = value;
+        const before = Object.getOwnPropertyDescriptor(object, name);
+        Object.defineProperty(object, name, {
+            value, writable: true, configurable: true, enumerable: before?.enumerable ?? false,
+        });
         this._undo.push(() => {
-            if (own)
-                object[name] = before;
-            else
+            if (before === undefined)
                 delete object[name];
+            else
+                Object.defineProperty(object, name, before);
         });
     }
 
     // Sets a property (a GObject one, such as `visible` or `enabled`) and
-    // remembers its value before.
+    // puts back the value it had.
     set(object, name, value) {
         const before = object[name];
         object[name] = value;
@@ -46,7 +50,7 @@ export class Overrides {
         this._undo.push(undo);
     }
 
-    restore() {
+    destroy() {
         while (this._undo.length > 0)
             this._undo.pop()();
     }

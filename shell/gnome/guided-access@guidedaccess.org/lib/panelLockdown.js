@@ -7,7 +7,7 @@
 // `panel-menus-during-session` option says so, the calendar (unless
 // notifications are denied) and quick settings (unless the power menu is
 // denied). The panel itself takes no clicks, so dragging it cannot move
-// the locked window. release() shows exactly what it hid.
+// the locked window. destroy() shows exactly what it hid.
 
 import {Overrides} from './overrides.js';
 
@@ -47,12 +47,12 @@ export class PanelLockdown {
         this._hidden.delete(role);
     }
 
-    release() {
+    destroy() {
         if (this._overrides === null)
             return;
         for (const role of [...this._hidden.keys()])
             this._show(role);
-        this._overrides.restore();
+        this._overrides.destroy();
         this._overrides = null;
     }
 }

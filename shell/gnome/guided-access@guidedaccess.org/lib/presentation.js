@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The session's Presentation: the locked app's main windows maximized or
 // full screen for the session ('as-is' leaves them alone), and each put
-// back at release() as it was: full screen or not, maximized or not, and
+// back at destroy() as it was: full screen or not, maximized or not, and
 // its place and size.
 
 export class Presentation {
@@ -44,7 +44,7 @@ export class Presentation {
             window.maximize(Meta.MaximizeFlags.BOTH);
     }
 
-    release() {
+    destroy() {
         const {Meta} = this._deps;
         for (const [window, saved] of this._saved) {
             window.disconnect(saved.unmanagedId);

@@ -176,7 +176,7 @@ export class RegionEditor {
             this._drag.region = this._add({x, y, width: 0, height: 0});
         this._drag.startRect = {...this._drag.region.rect};
         // Motion and release reach the preview even when the pointer leaves it.
-        this._grab = global.stage.grab(this.actor);
+        this._grab = this._deps.global.stage.grab(this.actor);
         return Clutter.EVENT_STOP;
     }
 

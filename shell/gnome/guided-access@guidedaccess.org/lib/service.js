@@ -3,36 +3,36 @@
 //
 // It uses a bus connection of its own rather than the shell's shared one:
 // the daemon keeps a RegisterEnforcer registration for as long as the
-// registering connection lives, so closing this connection in disable()
-// is what withdraws the registration.
+// registering connection lives, so closing this connection in destroy()
+// (the extension's disable()) is what withdraws the registration. The
+// daemon's members are reached through daemon.js.
 //
 // Like every module in lib/, this one imports no GNOME module: the entry
 // point (extension.js for GNOME 43/44, extension.esm.js for 45+) passes the
 // libraries in, so the same files serve both shells (see ../../README.md).
 
-export const BUS_NAME = 'org.guidedaccess.GuidedAccess1';
-export const OBJECT_PATH = '/org/guidedaccess/GuidedAccess1';
-export const INTERFACE = 'org.guidedaccess.GuidedAccess1';
-export const RESTRICTIONS_INTERFACE = 'org.guidedaccess.Restrictions1';
+import {BUS_NAME, CALL_TIMEOUT_MS, Daemon} from './daemon.js';
 
-export const CALL_TIMEOUT_MS = 10000;
-// The daemon gives an interactive polkit check 300 s (a person typing).
-export const INTERACTIVE_TIMEOUT_MS = 310000;
 // Re-activation attempts while the name has no owner during a session.
 const REACTIVATE_DELAYS_MS = [100, 250, 500, 1000, 2000, 5000];
 
 export class ServiceClient {
     // callbacks: changed() when the session as seen on the bus may have
     // changed (also when the name owner comes or goes), appeared() when a
-    // (new) owner has loaded its properties, signal(name, args).
+    // (new) owner has loaded its properties, timeLimitWarning(secondsLeft).
+    // Nothing happens before start().
     constructor({Gio, GLib}, callbacks) {
         this._Gio = Gio;
         this._GLib = GLib;
         this._callbacks = callbacks;
         this._cancellable = new Gio.Cancellable();
         this._connection = null;
-        this._proxy = null;
-        this._proxySignals = [];
+        // The daemon's methods, for the start sheet and the end dialog too.
+        this.daemon = new Daemon({Gio, GLib}, {
+            propertiesChanged: () => callbacks.changed(),
+            ownerChanged: () => this._ownerChanged(),
+            timeLimitWarning: secondsLeft => callbacks.timeLimitWarning(secondsLeft),
+        });
         // "pid:starttime" → string[] (answered) or Promise (asked).
         this._appIds = new Map();
         this._keepAlive = false;
@@ -54,7 +54,7 @@ export class ServiceClient {
                         logError(error, 'Guided Access: cannot connect to the session bus');
                     return;
                 }
-                this._makeProxy();
+                this._followDaemon();
             });
     }
 
@@ -66,27 +66,18 @@ export class ServiceClient {
         return this._GLib;
     }
 
-    _makeProxy() {
-        const {Gio} = this;
-        // No DO_NOT_AUTO_START: creating the proxy activates the daemon, so a
-        // session that survived a shell restart is applied again at once.
-        Gio.DBusProxy.new(this._connection, Gio.DBusProxyFlags.NONE, null,
-            BUS_NAME, OBJECT_PATH, INTERFACE, this._cancellable, (_source, result) => {
-                try {
-                    this._proxy = Gio.DBusProxy.new_finish(result);
-                } catch (error) {
-                    if (!error.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED))
-                        logError(error, 'Guided Access: cannot reach guided-accessd');
-                    return;
-                }
-                this._proxySignals = [
-                    this._proxy.connect('g-properties-changed', () => this._callbacks.changed()),
-                    this._proxy.connect('notify::g-name-owner', () => this._ownerChanged()),
-                    this._proxy.connect('g-signal', (_proxy, _sender, name, parameters) =>
-                        this._callbacks.signal(name, parameters.deepUnpack())),
-                ];
-                this._ownerChanged();
-            });
+    // The session proxy is made with auto-start, which activates the
+    // daemon, so a session that survived a shell restart is applied again
+    // at once.
+    async _followDaemon() {
+        try {
+            await this.daemon.connect(this._connection);
+        } catch (error) {
+            if (!error.matches?.(this.Gio.IOErrorEnum, this.Gio.IOErrorEnum.CANCELLED))
+                logError(error, 'Guided Access: cannot reach guided-accessd');
+            return;
+        }
+        this._ownerChanged();
     }
 
     _ownerChanged() {
@@ -100,29 +91,13 @@ export class ServiceClient {
     }
 
     get hasOwner() {
-        return this._proxy !== null && this._proxy.g_name_owner !== null;
+        return this.daemon.reachable;
     }
 
     // The session as the daemon publishes it, or null while the name has no
     // owner (then nothing is known and the caller keeps what it enforces).
     session() {
-        if (!this.hasOwner)
-            return null;
-        const get = (name, fallback) => {
-            const value = this._proxy.get_cached_property(name);
-            return value === null ? fallback : value.deepUnpack();
-        };
-        return {
-            enabled: get('Enabled', false),
-            state: get('State', 'inactive'),
-            app: get('App', ''),
-            startedAt: get('StartedAt', 0),
-            timeLimit: get('TimeLimit', 0),
-            passcodeSet: get('PasscodeSet', false),
-            systemRestrictions: get('SystemRestrictions', {}),
-            regions: get('DisabledRegions', []),
-            presentation: get('Presentation', 'as-is'),
-        };
+        return this.daemon.session();
     }
 
     // While the extension enforces a session, a vanished daemon is asked
@@ -137,7 +112,7 @@ export class ServiceClient {
     }
 
     _maybeReactivate() {
-        if (!this._keepAlive || this.hasOwner || this._proxy === null || this._reactivateSource)
+        if (!this._keepAlive || this.hasOwner || !this.daemon.connected || this._reactivateSource)
             return;
         const {Gio, GLib} = this;
         const delay = REACTIVATE_DELAYS_MS[
@@ -170,35 +145,8 @@ export class ServiceClient {
         }
     }
 
-    // Calls a method of the daemon (on the session interface unless
-    // `interface` says otherwise); resolves to the unpacked reply tuple,
-    // rejects with the GLib error (remote error name stripped from its
-    // message, which the daemon writes for people to read). `interactive`
-    // lets polkit ask the person for an administrator's password.
-    call(method, signature, args, {interface: iface = INTERFACE, interactive = false} = {}) {
-        const {Gio, GLib} = this;
-        return new Promise((resolve, reject) => {
-            if (this._proxy === null) {
-                reject(new Error('guided-accessd is not reachable yet'));
-                return;
-            }
-            const flags = interactive ? Gio.DBusCallFlags.ALLOW_INTERACTIVE_AUTHORIZATION : Gio.DBusCallFlags.NONE;
-            const timeout = interactive ? INTERACTIVE_TIMEOUT_MS : CALL_TIMEOUT_MS;
-            this._connection.call(BUS_NAME, OBJECT_PATH, iface, method,
-                signature === null ? null : new GLib.Variant(signature, args), null,
-                flags, timeout, this._cancellable, (connection, result) => {
-                    try {
-                        resolve(connection.call_finish(result).deepUnpack());
-                    } catch (error) {
-                        Gio.DBusError.strip_remote_error(error);
-                        reject(error);
-                    }
-                });
-        });
-    }
-
     registerEnforcer(capabilities) {
-        this.call('RegisterEnforcer', '(sas)', ['gnome-shell', capabilities])
+        this.daemon.registerEnforcer('gnome-shell', capabilities)
             .catch(error => log(`Guided Access: RegisterEnforcer failed: ${error.message}`));
     }
 
@@ -239,7 +187,7 @@ export class ServiceClient {
         const entry = this._appIds.get(key);
         if (entry !== undefined)
             return Array.isArray(entry) ? Promise.resolve(entry) : entry;
-        const asked = this.call('GetAppIds', '(u)', [pid]).then(([ids]) => {
+        const asked = this.daemon.appIds(pid).then(ids => {
             if (this._appIds.get(key) === asked)
                 this._appIds.set(key, ids);
             return ids;
@@ -261,14 +209,10 @@ export class ServiceClient {
         }
     }
 
-    stop() {
+    destroy() {
         this._stopReactivating();
         this._cancellable.cancel();
-        if (this._proxy !== null) {
-            for (const id of this._proxySignals)
-                this._proxy.disconnect(id);
-            this._proxy = null;
-        }
+        this.daemon.destroy();
         if (this._connection !== null) {
             this._connection.close(null, null);
             this._connection = null;

@@ -9,42 +9,32 @@
 import {OWN_INDICATOR_ROLE} from './panelLockdown.js';
 import {StartSheet} from './startSheet.js';
 import {AppMenuItem} from './appMenuItem.js';
+import {formatRemaining, remainingSeconds} from './sessionState.js';
+import {TriplePress} from './triplePress.js';
 
 export const SHORTCUT_KEY = 'end-shortcut';
-const PRESSES = 3;
-const PRESS_WINDOW_US = 1000000;
-
-function formatRemaining(seconds) {
-    const h = Math.floor(seconds / 3600);
-    const m = Math.floor(seconds / 60) % 60;
-    const s = seconds % 60;
-    const pad = n => String(n).padStart(2, '0');
-    return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
-}
 
 export class SessionUI {
     // deps: {_, GLib, Gio, St, Clutter, Meta, Shell, Atk, Main, ModalDialog, PanelMenu,
-    // PopupMenu, settings, uuid}
+    // PopupMenu, global, settings, uuid}. Binds the shortcut and adds the
+    // app menu item at once; destroy() takes them away again.
     constructor(deps, service) {
         this._deps = deps;
         this._service = service;
         this._session = null;
-        this._presses = [];
+        this._triplePress = new TriplePress();
         this._dialog = null;
         this._sheet = null; // the StartSheet, 'asking' while it is being made, or null
         this._indicator = null;
         this._timeLabel = null;
         this._tickSource = 0;
-    }
-
-    enable() {
-        const {Main, Meta, Shell, settings} = this._deps;
+        const {Main, Meta, Shell, settings} = deps;
         Main.wm.addKeybinding(SHORTCUT_KEY, settings, Meta.KeyBindingFlags.IGNORE_AUTOREPEAT,
             Shell.ActionMode.ALL, () => this._pressed());
-        this._appMenuItem = new AppMenuItem(this._deps, () => this.openStartSheet());
+        this._appMenuItem = new AppMenuItem(deps, () => this.openStartSheet());
     }
 
-    disable() {
+    destroy() {
         this._deps.Main.wm.removeKeybinding(SHORTCUT_KEY);
         this._appMenuItem.destroy();
         this._appMenuItem = null;
@@ -68,14 +58,6 @@ export class SessionUI {
             this._hideIndicator();
         if (session !== null)
             this._tick();
-    }
-
-    remainingSeconds() {
-        const session = this._session;
-        if (session === null || session.timeLimit === 0)
-            return 0;
-        const end = session.startedAt + session.timeLimit * 1000000;
-        return Math.max(0, Math.ceil((end - this._deps.GLib.get_real_time()) / 1000000));
     }
 
     _showIndicator() {
@@ -104,9 +86,9 @@ export class SessionUI {
     }
 
     _tick() {
-        const {_} = this._deps;
+        const {_, GLib} = this._deps;
         const limited = this._session.timeLimit > 0;
-        const left = limited ? formatRemaining(this.remainingSeconds()) : '';
+        const left = limited ? formatRemaining(remainingSeconds(this._session, GLib.get_real_time())) : '';
         this._timeLabel.visible = limited;
         this._timeLabel.text = left;
         this._indicator.accessible_name = limited ? _('Guided Access, %s left').format(left) : _('Guided Access');
@@ -120,12 +102,8 @@ export class SessionUI {
     }
 
     _pressed() {
-        const now = this._deps.GLib.get_monotonic_time();
-        this._presses = this._presses.filter(time => now - time < PRESS_WINDOW_US);
-        this._presses.push(now);
-        if (this._presses.length < PRESSES)
+        if (!this._triplePress.press(this._deps.GLib.get_monotonic_time()))
             return;
-        this._presses = [];
         if (this._dialog !== null || this._sheet !== null)
             return;
         if (this._session !== null)
@@ -156,7 +134,7 @@ export class SessionUI {
     _openEndDialog() {
         if (this._dialog !== null || this._session === null)
             return;
-        const {_, St, GLib, Clutter} = this._deps;
+        const {_, St, GLib, Clutter, global} = this._deps;
         const session = this._session;
         const {dialog, message} = this._newDialog(_('End Guided Access'),
             session.passcodeSet ? _('Enter the passcode.') : _('An administrator must confirm.'));
@@ -173,7 +151,7 @@ export class SessionUI {
             const options = entry !== null
                 ? {passcode: new GLib.Variant('s', entry.get_text())}
                 : {interactive: new GLib.Variant('b', true)};
-            this._service.call('End', '(a{sv})', [options]).then(
+            this._service.daemon.end(options).then(
                 () => dialog.close(),
                 error => {
                     // The daemon's own words, including its back-off.
@@ -194,7 +172,7 @@ export class SessionUI {
     // The start sheet for the focused window's app. Without an app id (a
     // window whose process the daemon cannot name) there is nothing to lock to.
     openStartSheet() {
-        const window = global.display.focus_window;
+        const window = this._deps.global.display.focus_window;
         if (window === null || this._session !== null || this._dialog !== null || this._sheet !== null)
             return;
         this._sheet = 'asking'; // one at a time, also while the ids are asked

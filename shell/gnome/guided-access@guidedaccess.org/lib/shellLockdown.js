@@ -15,7 +15,16 @@
 //   UI never open;
 // - notifications deny: banners blocked.
 // The top bar is PanelLockdown's. Every change is recorded in an
-// Overrides and release() puts each one back.
+// Overrides and destroy() puts each one back.
+//
+// Private fields of the shell are read only where GNOME 43 has no public
+// way: the two swipe trackers (Overview and WorkspaceAnimationController
+// keep them to themselves; the stage's `swipe` actions are their touch
+// halves only, all under one name, and the touchpad halves are no actions
+// at all), the window menu manager (WindowManager's own; the
+// `show-window-menu` signal it handles cannot be stopped by a handler
+// connected after it) and the banners' state (MessageTray has a setter for
+// `bannerBlocked` and no getter).
 
 import {Overrides} from './overrides.js';
 import {bindingAllowed} from './keybindingPolicy.js';
@@ -25,7 +34,7 @@ export class ShellLockdown {
     constructor(deps) {
         this._deps = deps;
         this._overrides = null; // while applied
-        this._bannersBlocked = false;
+        this._bannersBefore = null; // the tray's bannerBlocked while ours blocks them
         this._allowed = {endShortcut: SHORTCUT_KEY, appSwitching: true, volumeButtons: true};
     }
 
@@ -41,17 +50,17 @@ export class ShellLockdown {
             this._closeOverview();
             this._closeGestures();
             this._closeMenusAndScreenshots();
-            this._overrides.connect(global.window_manager, 'filter-keybinding',
+            this._overrides.connect(this._deps.global.window_manager, 'filter-keybinding',
                 (_wm, binding) => !bindingAllowed(binding.get_name(), this._currentKeysym(), this._allowed));
         }
         this._setBannersBlocked(!allowed.notifications);
     }
 
-    release() {
+    destroy() {
         if (this._overrides === null)
             return;
         this._setBannersBlocked(false);
-        this._overrides.restore();
+        this._overrides.destroy();
         this._overrides = null;
     }
 
@@ -63,7 +72,8 @@ export class ShellLockdown {
     }
 
     _closeGestures() {
-        const {Main, Clutter} = this._deps;
+        const {Main, Clutter, global} = this._deps;
+        // Private: GNOME 43 has no public way to these (see the top).
         for (const tracker of [Main.overview._swipeTracker, Main.wm._workspaceAnimation?._swipeTracker]) {
             if (tracker)
                 this._overrides.set(tracker, 'enabled', false);
@@ -76,6 +86,7 @@ export class ShellLockdown {
 
     _closeMenusAndScreenshots() {
         const {Main} = this._deps;
+        // Private: GNOME 43 has no public way to the window menu (see the top).
         const windowMenus = Main.wm._windowMenuManager;
         windowMenus._manager.activeMenu?.close();
         this._overrides.replace(windowMenus, 'showWindowMenuForWindow', () => {});
@@ -98,16 +109,30 @@ export class ShellLockdown {
     }
 
     _setBannersBlocked(blocked) {
-        if (blocked === this._bannersBlocked)
+        if (blocked === (this._bannersBefore !== null))
             return;
-        this._bannersBlocked = blocked;
         const {Main} = this._deps;
+        const tray = Main.messageTray;
         if (blocked) {
-            // bannerBlocked has no getter on GNOME 43. Its one writer in the
-            // shell is the date menu (true while it is open), which the
-            // panel lockdown closes first: false is the value to restore.
+            // The date menu blocks banners while it is open; it is closed
+            // first, so what is saved is the tray's own state.
             Main.panel.statusArea.dateMenu?.menu.close();
+            this._bannersBefore = bannerBlocked(tray);
+            tray.bannerBlocked = true;
+        } else {
+            tray.bannerBlocked = this._bannersBefore;
+            this._bannersBefore = null;
         }
-        Main.messageTray.bannerBlocked = blocked;
     }
+}
+
+// Whether the message tray blocks banners. GNOME 43's MessageTray has only
+// a setter for it, which keeps the value in `_bannerBlocked`; a getter, where
+// a shell has one, is used instead.
+function bannerBlocked(tray) {
+    let object = tray;
+    while (object !== null && !Object.prototype.hasOwnProperty.call(object, 'bannerBlocked'))
+        object = Object.getPrototypeOf(object);
+    const getter = object === null ? undefined : Object.getOwnPropertyDescriptor(object, 'bannerBlocked').get;
+    return (getter ? tray.bannerBlocked : tray._bannerBlocked) ?? false;
 }

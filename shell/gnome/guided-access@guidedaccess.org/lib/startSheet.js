@@ -10,7 +10,7 @@
 // letting polkit ask. On the first start without a passcode it asks for
 // one twice before starting, as iOS does.
 
-import {RESTRICTIONS_INTERFACE} from './service.js';
+import {desktopBackgrounds} from './blockers.js';
 import {RegionEditor} from './regionEditor.js';
 import {fitView, presentedRect, toView} from './regionGeometry.js';
 import {
@@ -57,11 +57,10 @@ export class StartSheet {
     // Asks the daemon what the sheet shows, then opens it.
     async open() {
         const {app, ids} = this._target;
+        const daemon = this._service.daemon;
         const [rows, last] = await Promise.all([
-            this._service.call('List', null, [], {interface: RESTRICTIONS_INTERFACE})
-                .then(([list]) => list).catch(() => []),
-            this._service.call('GetLastOptions', '(s)', [app])
-                .then(([options]) => unpackOptions(options)).catch(() => ({})),
+            daemon.restrictionRows().catch(() => []),
+            daemon.lastOptions(app).then(unpackOptions).catch(() => ({})),
         ]);
         if (this._closed)
             return;
@@ -180,7 +179,7 @@ export class StartSheet {
         const view = this._editor.view;
         const monitor = this._monitor();
         const background = new Clutter.Clone({
-            source: Main.layoutManager._backgroundGroup, scale_x: view.scale, scale_y: view.scale,
+            source: desktopBackgrounds(this._deps), scale_x: view.scale, scale_y: view.scale,
             x: -monitor.x * view.scale, y: -monitor.y * view.scale,
         });
         const frame = plainRect(window.get_frame_rect());
@@ -273,8 +272,7 @@ export class StartSheet {
         }
         this._message.text = '';
         this._dialog.buttonLayout.reactive = false;
-        this._service.call('Start', '(sa{sv})',
-            [this._target.app, startOptions(this._deps.GLib, this._choice)], {interactive: true})
+        this._service.daemon.start(this._target.app, startOptions(this._deps.GLib, this._choice))
             .then(() => this.close(), error => {
                 this._message.text = error.message;
                 if (this._dialog !== null)
@@ -336,7 +334,7 @@ export class StartSheet {
             retry();
             return;
         }
-        this._service.call('SetPasscode', '(s)', [passcode], {interactive: true}).then(() => {
+        this._service.daemon.setPasscode(passcode).then(() => {
             this._passcodeSettled = true; // set; PasscodeSet may not have arrived yet
             this._start();
         }, error => {

@@ -27,8 +27,8 @@ export function spokenTimeLeft(seconds, {_, ngettext}) {
 }
 
 export class TimeAlerts {
-    // deps: {Gio, GLib, settings, _, ngettext}; the sound player is the
-    // shell's (global.display), asked at each warning.
+    // deps: {Gio, GLib, global, settings, _, ngettext}; the sound player is
+    // the shell's (global.display), asked at each warning.
     constructor(deps) {
         this._deps = deps;
         this._cancellable = new deps.Gio.Cancellable();
@@ -36,7 +36,7 @@ export class TimeAlerts {
     }
 
     announce(secondsLeft) {
-        const {settings, GLib, _} = this._deps;
+        const {settings, GLib, global, _} = this._deps;
         const seconds = Number(secondsLeft);
         const speak = settings.get_boolean(SPEECH_KEY);
         const speaker = speak ? GLib.find_program_in_path(SPEAKER) : null;

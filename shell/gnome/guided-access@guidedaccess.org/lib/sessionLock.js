@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Everything that holds the screen during one session: made when a session
+// starts being enforced, destroyed when it ends (or the extension is
+// disabled), which puts back everything its parts changed.
+//
+//   app            → app lock (AppLock), Presentation
+//   always         → the shell's ways out (ShellLockdown), the top bar
+//                    (PanelLockdown), the desktop backdrop (Blockers)
+//   regions        → input blockers (Blockers)
+//   restrictions   → app-switching, notifications (ShellLockdown,
+//                    PanelLockdown), power-menu (PanelLockdown), touch
+//                    (Blockers), keyboards (KeyboardLock)
+//   the shield     → Blockers
+
+import {AppLock} from './appLock.js';
+import {ShellLockdown} from './shellLockdown.js';
+import {PanelLockdown} from './panelLockdown.js';
+import {Blockers} from './blockers.js';
+import {KeyboardLock} from './keyboardLock.js';
+import {Presentation} from './presentation.js';
+
+export class SessionLock {
+    // service: the ServiceClient (the app ids of windows); presence:
+    // {appWindow(window), appGone()}, told what AppLock sees of the app.
+    constructor(deps, service, presence) {
+        this._presentation = new Presentation(deps);
+        this._appLock = new AppLock(deps, service, {
+            appWindow: window => {
+                presence.appWindow(window);
+                this._presentation.show(window);
+            },
+            appGone: () => presence.appGone(),
+        });
+        this._lockdown = new ShellLockdown(deps);
+        this._panel = new PanelLockdown(deps);
+        this._blockers = new Blockers(deps);
+        this._keyboards = new KeyboardLock(deps);
+    }
+
+    // plan: see enforcementPlan.js.
+    apply(plan) {
+        this._presentation.setMode(plan.presentation);
+        this._appLock.lock(plan.app);
+        this._lockdown.apply(plan.lockdown);
+        this._panel.apply(plan.panelKeep);
+        this._blockers.setDesktopBlocked(true);
+        this._blockers.setRegions(plan.regions, plan.regionOutlines);
+        this._blockers.setTouchBlocked(plan.touchBlocked);
+        this._keyboards.setBlocked(plan.keyboardsBlocked);
+    }
+
+    // text: what the shield says, or null for none.
+    setShield(text) {
+        this._blockers.setShield(text);
+    }
+
+    destroy() {
+        this._keyboards.destroy();
+        this._presentation.destroy();
+        this._blockers.destroy();
+        this._panel.destroy();
+        this._lockdown.destroy();
+        this._appLock.destroy();
+    }
+}
