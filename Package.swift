@@ -40,12 +40,13 @@ let package = Package(
         .target(name: "DBusKit", dependencies: ["CDBus", "Locking"]),
         // Private buses (session and system with polkitd) for tests and demos.
         .target(name: "DBusTesting", dependencies: ["DBusKit", "Locking"]),
-        // Every name of the contract (bus name, paths, interfaces, errors, polkit
-        // actions, features, restrictions, states), spelled once, as plain strings.
+        // The words the core and the contract share (features, restrictions,
+        // states, polkit actions), spelled once, as plain strings. No bus names.
         .target(name: "GuidedAccessVocabulary"),
-        // The contract in DBusKit's types, shared by the daemon and the client library.
+        // Every bus name and member of the contract, spelled once, in DBusKit's
+        // types: shared by the daemon and the client library.
         .target(name: "GuidedAccessContract", dependencies: ["DBusKit", "GuidedAccessVocabulary"]),
-        // The pure domain: no D-Bus, no I/O beyond its own store.
+        // The pure domain: no D-Bus, no bus names, no I/O beyond its own store.
         .target(
             name: "GuidedAccessCore",
             dependencies: ["CCrypt", "GuidedAccessVocabulary"]
@@ -53,7 +54,8 @@ let package = Package(
         // The desktop's settings (GSettings: dconf on GNOME) as a feature source
         // and system-restriction applier. The only module that sees GLib types.
         .target(name: "GSettingsBridge", dependencies: ["CGIO", "GuidedAccessCore", "Locking"]),
-        // Binds the core to the bus: interfaces, polkit, caller identity.
+        // Binds the core to the bus: interfaces, polkit, caller identity; puts
+        // the core's words into the contract's names.
         .target(name: "GuidedAccessService", dependencies: ["CHeap", "DBusKit", "GuidedAccessContract", "GuidedAccessCore", "Locking"]),
         .executableTarget(
             name: "guided-accessd",

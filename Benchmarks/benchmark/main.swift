@@ -218,7 +218,7 @@ rows.append(Row(figure: "SetFeature Zoom, GSettings (ms)", ours: quantiles(gsett
                 target: "p99 < 10", met: Measuring.percentile(gsettingsFeature, 0.99) < 10))
 
 // Start with all 8 system restrictions denied (every key written and durable), against Start with none.
-let allDenied: [String: Variant] = ["system-restrictions": Variant(Dictionary(uniqueKeysWithValues: [
+let allDenied: [String: Variant] = [session.StartOptions.systemRestrictions.key: Variant(Dictionary(uniqueKeysWithValues: [
     "sleep-wake-button", "volume-buttons", "motion", "keyboards", "touch", "notifications", "app-switching", "power-menu",
 ].map { ($0, "deny") }))]
 var startDenied: [Double] = [], startPlain: [Double] = []
@@ -238,7 +238,7 @@ progress("End with the right passcode")
 // the same call and write without the hash. yescrypt is memory-hard (16 MiB
 // at the shipped cost): the RSS after those Ends says whether it stays.
 try await proxy.call(session.setPasscode, "2468")
-let rightPasscode: [String: Variant] = ["passcode": Variant("2468")]
+let rightPasscode: [String: Variant] = [session.EndOptions.passcode.key: Variant("2468")]
 let rssBeforeEnds = desktop.daemonRSS()
 var endPasscode: [Double] = [], endPolkit: [Double] = []
 for _ in 0..<max(20, count / 4) {

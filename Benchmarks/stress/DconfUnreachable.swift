@@ -19,7 +19,7 @@ func dconfUnreachableCase(_ context: StressContext) async throws -> CaseResult {
     var errors: [String: Int] = [:], published = 0
     for _ in 0..<rounds {
         for feature in [AccessibilityFeature.zoom, .visualBell] {
-            let name = await errorName { try await admin.call(Contract.Features.setFeature, feature.propertyName, true) }
+            let name = await errorName { try await admin.call(Contract.Features.setFeature, feature.name, true) }
             errors[short(name), default: 0] += 1
             if try await admin.get(Contract.Features.enabled(feature)) { published += 1 }
         }

@@ -30,7 +30,7 @@ func dconfUnwritableCase(_ context: StressContext) async throws -> CaseResult {
         var outcomes: [String: Int] = [:]
         for _ in 0..<rounds {
             for (feature, value) in [(AccessibilityFeature.zoom, false), (.visualBell, true)] {
-                let name = await errorName { try await admin.call(Contract.Features.setFeature, feature.propertyName, value) }
+                let name = await errorName { try await admin.call(Contract.Features.setFeature, feature.name, value) }
                 outcomes[short(name), default: 0] += 1
             }
         }

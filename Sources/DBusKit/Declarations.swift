@@ -47,6 +47,38 @@ public struct PropertyDeclaration<Value: DBusType>: Sendable {
     }
 }
 
+/// One key of an `a{sv}` options argument and the type of its value, so the
+/// side that sends the options and the side that reads them cannot disagree
+/// on either. Read and write it through the `[String: Variant]` subscript.
+public struct OptionDeclaration<Value: DBusType>: OptionKey {
+    public let key: String
+
+    public init(_ key: String) {
+        self.key = key
+    }
+
+    /// The D-Bus type the value must have.
+    public var signature: Signature { Value.dbusSignature }
+}
+
+/// An option's key and value type, whatever the type: what a reader that
+/// refuses unknown keys and wrong types needs to know of each option.
+public protocol OptionKey: Sendable {
+    /// The key in the `a{sv}`.
+    var key: String { get }
+    /// The D-Bus type of its value.
+    var signature: Signature { get }
+}
+
+extension Dictionary where Key == String, Value == Variant {
+    /// The value of a declared option: `nil` when absent or of another
+    /// type. Setting `nil` removes it.
+    public subscript<T>(option: OptionDeclaration<T>) -> T? {
+        get { self[option.key]?.get(T.self) }
+        set { self[option.key] = newValue.map { Variant($0) } }
+    }
+}
+
 /// A signal's name, argument names and types.
 public struct SignalDeclaration<each Argument: DBusType>: Sendable {
     public let interface: InterfaceName

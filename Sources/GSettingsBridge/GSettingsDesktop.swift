@@ -94,7 +94,7 @@ public final class GSettingsDesktop: DesktopSettings, @unchecked Sendable {
     /// naming the store, the key and what to check when it did not keep it.
     /// Blocks while the store is slow: call it off the cooperative pool.
     public func set(_ enabled: Bool, for feature: Feature) throws {
-        guard let setting = featureKeys[feature] else { throw SettingError("\(feature.propertyName) is not stored in GSettings") }
+        guard let setting = featureKeys[feature] else { throw SettingError("\(feature.name) is not stored in GSettings") }
         let failures = thread.perform { writeConfirmed([(setting.key, setting.mapping.keyValue(on: enabled))]) }
         if let failure = failures.first { throw failure.error }
     }

@@ -88,9 +88,10 @@ public final class GuidedAccessAdmin: Sendable {
     /// Ends the session (`End`) with the passcode, or with polkit's
     /// end-session authority when `passcode` is nil or wrong.
     public func end(passcode: String? = nil, interactive: Bool = false) async throws {
+        let option = Contract.Session.EndOptions.self
         var options: [String: Variant] = [:]
-        if let passcode { options["passcode"] = Variant(passcode) }
-        if interactive { options["interactive"] = Variant(true) }
+        options[option.passcode] = passcode
+        if interactive { options[option.interactive] = true }
         try await request { try await $0.call(Contract.Session.end, options, interactively: interactive) }
     }
 
@@ -301,30 +302,29 @@ public struct GuidedAccessSessionOptions: Sendable, Hashable {
     }
 
     var wireValue: [String: Variant] {
+        let option = Contract.Session.StartOptions.self
         var options: [String: Variant] = [:]
-        if let timeLimit { options[StartOption.timeLimit.rawValue] = Variant(timeLimit) }
-        if !systemRestrictions.isEmpty {
-            options[StartOption.systemRestrictions.rawValue] = Variant(systemRestrictions.mapValues(\.rawValue))
-        }
-        if !disabledRegions.isEmpty { options[StartOption.disabledRegions.rawValue] = Variant(disabledRegions.map(\.wireValue)) }
-        if !restrictions.isEmpty { options[StartOption.restrictions.rawValue] = Variant(restrictions.mapValues(\.rawValue)) }
-        if let presentation { options[StartOption.presentation.rawValue] = Variant(presentation.rawValue) }
-        if let autoLock { options[StartOption.autoLock.rawValue] = Variant(autoLock) }
+        options[option.timeLimit] = timeLimit
+        if !systemRestrictions.isEmpty { options[option.systemRestrictions] = systemRestrictions.mapValues(\.rawValue) }
+        if !disabledRegions.isEmpty { options[option.disabledRegions] = disabledRegions.map(\.wireValue) }
+        if !restrictions.isEmpty { options[option.restrictions] = restrictions.mapValues(\.rawValue) }
+        options[option.presentation] = presentation?.rawValue
+        options[option.autoLock] = autoLock
         return options
     }
 
     /// Reads `GetLastOptions`' answer; entries of another type or value are left out.
     init(_ wire: [String: Variant]) {
-        func value<T: DBusType>(_ option: StartOption, _: T.Type) -> T? { wire[option.rawValue]?.get(T.self) }
-        func states(_ option: StartOption) -> [String: GuidedAccessRestrictionState] {
-            (value(option, [String: String].self) ?? [:]).compactMapValues(GuidedAccessRestrictionState.init(rawValue:))
+        let option = Contract.Session.StartOptions.self
+        func states(_ map: [String: String]?) -> [String: GuidedAccessRestrictionState] {
+            (map ?? [:]).compactMapValues(GuidedAccessRestrictionState.init(rawValue:))
         }
-        self.init(timeLimit: value(.timeLimit, UInt64.self).flatMap { $0 == 0 ? nil : $0 },
-                  systemRestrictions: states(.systemRestrictions),
-                  disabledRegions: (value(.disabledRegions, [WireRegion].self) ?? []).map(GuidedAccessRegion.init),
-                  restrictions: states(.restrictions),
-                  presentation: value(.presentation, String.self).flatMap(GuidedAccessPresentation.init(rawValue:)),
-                  autoLock: value(.autoLock, Int64.self))
+        self.init(timeLimit: wire[option.timeLimit].flatMap { $0 == 0 ? nil : $0 },
+                  systemRestrictions: states(wire[option.systemRestrictions]),
+                  disabledRegions: (wire[option.disabledRegions] ?? []).map(GuidedAccessRegion.init),
+                  restrictions: states(wire[option.restrictions]),
+                  presentation: wire[option.presentation].flatMap(GuidedAccessPresentation.init(rawValue:)),
+                  autoLock: wire[option.autoLock])
     }
 }
 

@@ -2,9 +2,9 @@
 import DBusKit
 @_exported import GuidedAccessVocabulary
 
-// The vocabulary's names as DBusKit's checked types, for the daemon and the
-// client library alike. They are constants of the contract: a name libdbus
-// rejected would be a typo in GuidedAccessVocabulary, found by the first test.
+// The bus names (BusNames.swift) as DBusKit's checked types, for the daemon
+// and the client library alike. They are constants of the contract: a name
+// libdbus rejected would be a typo in this module, found by the first test.
 
 extension BusName {
     /// `org.guidedaccess.GuidedAccess1`.
@@ -48,6 +48,6 @@ func checked<Name>(_ raw: String, _ make: (String) throws -> Name) -> Name {
     do {
         return try make(raw)
     } catch {
-        preconditionFailure("GuidedAccessVocabulary spells an invalid D-Bus name: \(error)")
+        preconditionFailure("GuidedAccessContract spells an invalid D-Bus name: \(error)")
     }
 }

@@ -1,35 +1,37 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import DBusKit
 
-/// Every member of the service's interfaces, declared once. The daemon
-/// implements these declarations and the client library calls through them,
-/// so a changed argument fails to compile on both sides; `dbus/*.xml` is
-/// generated from what the daemon serves (`scripts/generate-interfaces`).
+/// Every member of the service's interfaces, and every option its methods
+/// take, declared once. The daemon implements these declarations and the
+/// client library calls through them, so a changed argument or option type
+/// fails to compile on both sides; `dbus/*.xml` is generated from what the
+/// daemon serves (`scripts/generate-interfaces`). Option keys are not in
+/// the XML: the tests that send them spelled out are their check.
 public enum Contract {
     /// `org.guidedaccess.GuidedAccess1` on the service object: the session.
     public enum Session {
         static let name = ServiceInterface.session.name
 
         public static let version = PropertyDeclaration<UInt32>(name, "Version", changes: .const)
-        public static let enabled = property(.enabled, Bool.self)
-        public static let state = property(.state, String.self)
-        public static let app = property(.app, String.self)
-        public static let startedAt = property(.startedAt, UInt64.self)
-        public static let timeLimit = property(.timeLimit, UInt64.self)
+        public static let enabled = PropertyDeclaration<Bool>(name, "Enabled")
+        public static let state = PropertyDeclaration<String>(name, "State")
+        public static let app = PropertyDeclaration<String>(name, "App")
+        public static let startedAt = PropertyDeclaration<UInt64>(name, "StartedAt")
+        public static let timeLimit = PropertyDeclaration<UInt64>(name, "TimeLimit")
         /// Computed on every read, so never signalled.
         public static let timeRemaining = PropertyDeclaration<UInt64>(name, "TimeRemaining", changes: .none)
-        public static let systemRestrictions = property(.systemRestrictions, [String: String].self)
+        public static let systemRestrictions = PropertyDeclaration<[String: String]>(name, "SystemRestrictions")
         /// The desktop backend's keys, and the enforcers registered now.
         public static let systemRestrictionSources = PropertyDeclaration<[String: String]>(name, "SystemRestrictionSources")
         /// Enforcer name → what it enforces.
         public static let enforcers = PropertyDeclaration<[String: [String]]>(name, "Enforcers")
-        public static let disabledRegions = property(.disabledRegions, [WireRegion].self)
-        public static let passcodeSet = property(.passcodeSet, Bool.self)
-        public static let allowedApplications = property(.allowedApplications, [String].self)
+        public static let disabledRegions = PropertyDeclaration<[WireRegion]>(name, "DisabledRegions")
+        public static let passcodeSet = PropertyDeclaration<Bool>(name, "PasscodeSet")
+        public static let allowedApplications = PropertyDeclaration<[String]>(name, "AllowedApplications")
         /// A ``Presentation`` raw value; `as-is` without a session.
-        public static let presentation = property(.presentation, String.self)
+        public static let presentation = PropertyDeclaration<String>(name, "Presentation")
         /// Seconds before the screen blanks during the session, 0 = never; -1 (``AutoLock/desktop``) without a session.
-        public static let autoLock = property(.autoLock, Int64.self)
+        public static let autoLock = PropertyDeclaration<Int64>(name, "AutoLock")
 
         public static let start = MethodDeclaration<String, [String: Variant], Void>(name, "Start", in: ["app", "options"])
         public static let end = MethodDeclaration<[String: Variant], Void>(name, "End", in: ["options"])
@@ -40,7 +42,7 @@ public enum Contract {
         public static let getAppIds = MethodDeclaration<UInt32, [String]>(name, "GetAppIds", in: ["pid"], out: "ids")
         public static let registerEnforcer = MethodDeclaration<String, [String], Void>(
             name, "RegisterEnforcer", in: ["name", "restrictions"])
-        /// The options of the last `Start` for an app, keyed by ``StartOption``; `{}` when none.
+        /// The options of the last `Start` for an app, keyed as ``StartOptions``; `{}` when none.
         public static let getLastOptions = MethodDeclaration<String, [String: Variant]>(
             name, "GetLastOptions", in: ["app"], out: "options")
 
@@ -48,23 +50,47 @@ public enum Contract {
         public static let timeLimitWarning = SignalDeclaration<UInt64>(name, "TimeLimitWarning", ["seconds_left"])
         public static let timeExpired = SignalDeclaration< >(name, "TimeExpired")
 
-        /// The D-Bus type of each `Start` option (and of each `GetLastOptions` entry).
-        public static func signature(of option: StartOption) -> Signature {
-            switch option {
-            case .timeLimit: UInt64.dbusSignature
-            case .systemRestrictions, .restrictions: [String: String].dbusSignature
-            case .disabledRegions: [WireRegion].dbusSignature
-            case .presentation: String.dbusSignature
-            case .autoLock: Int64.dbusSignature
-            case .interactive: Bool.dbusSignature
-            }
+        /// `Start` and `End`: polkit may ask the person to authenticate.
+        public static let interactive = OptionDeclaration<Bool>("interactive")
+
+        /// The options `Start` takes; `GetLastOptions` answers with all of them but `interactive`.
+        public enum StartOptions {
+            /// Seconds until the session expires, 0 for none.
+            public static let timeLimit = OptionDeclaration<UInt64>("time-limit")
+            /// System restriction name → `allow`/`deny`.
+            public static let systemRestrictions = OptionDeclaration<[String: String]>("system-restrictions")
+            /// Regions where input is ignored.
+            public static let disabledRegions = OptionDeclaration<[WireRegion]>("disabled-regions")
+            /// Custom restriction identifier → `allow`/`deny`, for the session.
+            public static let restrictions = OptionDeclaration<[String: String]>("restrictions")
+            /// A ``Presentation`` raw value.
+            public static let presentation = OptionDeclaration<String>("presentation")
+            /// Seconds of inactivity before the screen blanks; see ``AutoLock``.
+            public static let autoLock = OptionDeclaration<Int64>("auto-lock")
+            /// Polkit may ask the person to authenticate.
+            public static let interactive = Session.interactive
+            /// Every option `Start` accepts.
+            public static let all: [any OptionKey] = [
+                timeLimit, systemRestrictions, disabledRegions, restrictions, presentation, autoLock, interactive,
+            ]
         }
 
-        /// The member name of a session property the model reports changed.
-        public static func name(of property: SessionProperty) -> MemberName { memberName(property.propertyName) }
+        /// The options `End` takes.
+        public enum EndOptions {
+            /// The session passcode: the right one is authority enough.
+            public static let passcode = OptionDeclaration<String>("passcode")
+            /// Polkit may ask the person to authenticate.
+            public static let interactive = Session.interactive
+            /// Every option `End` accepts.
+            public static let all: [any OptionKey] = [passcode, interactive]
+        }
 
-        private static func property<T: DBusType>(_ property: SessionProperty, _: T.Type) -> PropertyDeclaration<T> {
-            PropertyDeclaration(name, name(of: property))
+        /// The options `RequestSession` takes.
+        public enum RequestSessionOptions {
+            /// Why the app asks, for the audit log.
+            public static let reason = OptionDeclaration<String>("reason")
+            /// Every option `RequestSession` accepts.
+            public static let all: [any OptionKey] = [reason]
         }
     }
 
@@ -72,9 +98,9 @@ public enum Contract {
     public enum Features {
         static let name = ServiceInterface.features.name
 
-        /// One `b` property per feature, named by its raw value.
+        /// One `b` property per feature, named after the feature.
         public static func enabled(_ feature: AccessibilityFeature) -> PropertyDeclaration<Bool> {
-            PropertyDeclaration(name, memberName(feature.propertyName))
+            PropertyDeclaration(name, checked(feature.name, MemberName.init(validating:)))
         }
         /// Where each feature's value lives on this desktop (e.g. a GSettings key).
         public static let sources = PropertyDeclaration<[String: String]>(name, "Sources")
@@ -113,5 +139,3 @@ public enum Contract {
         public static let registered = PropertyDeclaration<Bool>(name, "Registered")
     }
 }
-
-private func memberName(_ raw: String) -> MemberName { checked(raw, MemberName.init(validating:)) }

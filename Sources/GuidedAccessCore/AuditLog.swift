@@ -24,7 +24,7 @@ public struct AuditCaller: Codable, Sendable, Equatable {
     }
 }
 
-/// How an admin request ended: `allowed`, `denied`, or the error name.
+/// How an admin request ended: `allowed`, `denied`, or the error's ``DomainError/name``.
 public enum AuditResult: Sendable, Equatable {
     /// Authorized and carried out.
     case allowed
@@ -38,7 +38,7 @@ public enum AuditResult: Sendable, Equatable {
         switch self {
         case .allowed: "allowed"
         case .denied: "denied"
-        case .error(let error): error.errorName.shortName
+        case .error(let error): error.name
         }
     }
 }

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /// Every way a Guided Access request can fail in the domain, as a value.
 ///
-/// Each case maps one to one to a row of the contract's error table
-/// (``ServiceErrorName``), so the service never has to fall back to a generic
-/// `Failed` where a precise name exists. The associated text is the complete
-/// human message: it says what was wrong and what to do about it.
+/// The cases are precise enough that the service maps each to its own row
+/// of the contract's error table, never falling back to a generic failure
+/// where a precise one exists. The associated text is the complete human
+/// message: it says what was wrong and what to do about it.
 public enum DomainError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The caller lacks the authority, or the change is forbidden by managed config.
     case permissionDenied(String)
@@ -25,22 +25,22 @@ public enum DomainError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A feature name that the service does not know.
     case unknownFeature(String)
 
-    /// This error's row in the contract's error table.
-    public var errorName: ServiceErrorName {
+    /// The kind of failure in one word, as `audit.log` records it, e.g. `NotActive`.
+    public var name: String {
         switch self {
-        case .permissionDenied: .permissionDenied
-        case .failed: .failed
-        case .invalidArgument: .invalidArgument
-        case .notActive: .notActive
-        case .alreadyActive: .alreadyActive
-        case .notOwner: .notOwner
-        case .quotaExceeded: .quotaExceeded
-        case .rateLimited: .rateLimited
-        case .unknownFeature: .unknownFeature
+        case .permissionDenied: "PermissionDenied"
+        case .failed: "Failed"
+        case .invalidArgument: "InvalidArgument"
+        case .notActive: "NotActive"
+        case .alreadyActive: "AlreadyActive"
+        case .notOwner: "NotOwner"
+        case .quotaExceeded: "QuotaExceeded"
+        case .rateLimited: "RateLimited"
+        case .unknownFeature: "UnknownFeature"
         }
     }
 
-    /// What was wrong and what to do, for the D-Bus error message and logs.
+    /// What was wrong and what to do, for the error reply and logs.
     public var message: String {
         switch self {
         case .permissionDenied(let text), .failed(let text), .invalidArgument(let text),
@@ -50,8 +50,8 @@ public enum DomainError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// `ShortName: message`, for logs.
-    public var description: String { "\(errorName.shortName): \(message)" }
+    /// `Name: message`, for logs.
+    public var description: String { "\(name): \(message)" }
 }
 
 extension DomainError {

@@ -5,17 +5,12 @@
 public typealias Feature = AccessibilityFeature
 
 extension AccessibilityFeature {
-    /// The feature with this D-Bus property name, or `nil`.
-    public init?(propertyName: String) {
-        self.init(rawValue: propertyName)
-    }
-
-    /// Parses a property name; throws `unknownFeature` listing the valid names.
-    public init(parsing propertyName: String) throws(DomainError) {
-        guard let feature = Feature(propertyName: propertyName) else {
+    /// Parses a feature's ``name``; throws `unknownFeature` listing the valid names.
+    public init(parsing name: String) throws(DomainError) {
+        guard let feature = Feature(rawValue: name) else {
             throw .unknownFeature(
-                "\"\(propertyName.prefix(64))\" is not a feature; use one of "
-                    + Feature.allCases.map(\.propertyName).joined(separator: ", "))
+                "\"\(name.prefix(64))\" is not a feature; use one of "
+                    + Feature.allCases.map(\.name).joined(separator: ", "))
         }
         self = feature
     }

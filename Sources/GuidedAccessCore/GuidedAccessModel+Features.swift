@@ -26,7 +26,7 @@ extension GuidedAccessModel {
         return try commit { () throws(DomainError) in try write([feature], enabled) }
     }
 
-    /// `SetFeature` by property name; throws `unknownFeature` for unknown names.
+    /// `SetFeature` by the feature's name; throws `unknownFeature` for unknown names.
     public func setFeature(named name: String, enabled: Bool) throws(DomainError) -> [ModelChange] {
         try setFeature(Feature(parsing: name), enabled: enabled)
     }
@@ -59,7 +59,7 @@ extension GuidedAccessModel {
         for feature in features {
             if let locked = managedConfig.lockedFeatures[feature], locked != enabled {
                 throw .permissionDenied(
-                    "\(feature.propertyName) is locked \(locked ? "on" : "off") by the administrator in managed.json; change it there")
+                    "\(feature.name) is locked \(locked ? "on" : "off") by the administrator in managed.json; change it there")
             }
         }
     }
@@ -91,6 +91,6 @@ extension GuidedAccessModel {
 
     /// `failed`, naming the feature, its store and the store's reason (which says what to check).
     static func storeFailure(_ feature: Feature, _ source: any FeatureValueSource, _ error: any Error) -> DomainError {
-        .failed("could not set \(feature.propertyName) in \(source.sourceDescription(of: feature)): \(error)")
+        .failed("could not set \(feature.name) in \(source.sourceDescription(of: feature)): \(error)")
     }
 }

@@ -82,7 +82,7 @@ public final class GuidedAccessModel: @unchecked Sendable {
         state.restrictionRecords = registry.records.values.sorted { $0.identifier < $1.identifier }
         state.restrictionStates = registry.states
         state.featureValues = Dictionary(
-            uniqueKeysWithValues: ownFeatures.values.map { ($0.key.propertyName, $0.value) })
+            uniqueKeysWithValues: ownFeatures.values.map { ($0.key.name, $0.value) })
         state.passcode = vault
         state.desktopOriginals = desktopOriginals.isEmpty ? nil : desktopOriginals
         state.lastOptions = perAppMemory.entries.isEmpty ? nil : perAppMemory.entries
@@ -92,7 +92,7 @@ public final class GuidedAccessModel: @unchecked Sendable {
     private static func features(from stored: [String: Bool]) -> [Feature: Bool] {
         // Names this version does not know (written by a newer one) are dropped, not fatal.
         Dictionary(uniqueKeysWithValues: stored.compactMap { name, value in
-            Feature(propertyName: name).map { ($0, value) }
+            Feature(rawValue: name).map { ($0, value) }
         })
     }
 }

@@ -122,7 +122,7 @@ extension ManagedConfig {
         try container.encode(allowedApplications, forKey: .allowedApplications)
         try container.encode(adminApplications, forKey: .adminApplications)
         try container.encode(restrictions.mapValues(\.rawValue), forKey: .restrictions)
-        let features = Dictionary(uniqueKeysWithValues: lockedFeatures.map { ($0.key.propertyName, $0.value) })
+        let features = Dictionary(uniqueKeysWithValues: lockedFeatures.map { ($0.key.name, $0.value) })
         try container.encode(features, forKey: .lockedFeatures)
         try container.encode(limits.managed, forKey: .limits)
     }

@@ -22,3 +22,31 @@ public enum ModelChange: Sendable, Equatable {
     /// The time limit was reached; the session is now `expired`.
     case timeExpired
 }
+
+/// What the model shows about the session, each read through its own
+/// getter; ``ModelChange/sessionPropertiesChanged(_:)`` names those a call
+/// changed, and the service publishes each under its name on the bus.
+public enum SessionProperty: Sendable, CaseIterable {
+    /// Whether the machine is locked (``GuidedAccessModel/enabled``).
+    case enabled
+    /// ``SessionState``.
+    case state
+    /// The locked app.
+    case app
+    /// When the session started.
+    case startedAt
+    /// The session's length.
+    case timeLimit
+    /// The built-in restrictions' states.
+    case systemRestrictions
+    /// Where input is ignored.
+    case disabledRegions
+    /// Whether a passcode is set.
+    case passcodeSet
+    /// The apps that may lock themselves, from managed config.
+    case allowedApplications
+    /// How the locked app is shown.
+    case presentation
+    /// When the screen blanks.
+    case autoLock
+}

@@ -15,7 +15,7 @@ public struct PersistentState: Codable, Sendable, Equatable {
     public var restrictionRecords: [RestrictionRecord] = []
     /// Chosen restriction states (only `deny` is stored; absent means `allow`).
     public var restrictionStates: [String: RestrictionState] = [:]
-    /// Values of features kept by the service itself, by property name.
+    /// Values of features kept by the service itself, by feature name (``AccessibilityFeature/name``).
     public var featureValues: [String: Bool] = [:]
     /// Passcode hash and back-off.
     public var passcode = PasscodeVault()

@@ -29,10 +29,10 @@ extension GuidedAccessService {
             outcome = .allowed
         } catch {
             outcome = .error(error as? DomainError ?? .failed("\(error)"))
-            log("cannot put back \(feature.propertyName), locked \(locked ? "on" : "off") by managed.json: \(error)")
+            log("cannot put back \(feature.name), locked \(locked ? "on" : "off") by managed.json: \(error)")
         }
         audit(AuditCaller(uid: getuid(), pid: 0, app: "desktop settings"), "restore-locked-feature",
-              "\(feature.propertyName)=\(locked)", outcome)
+              "\(feature.name)=\(locked)", outcome)
         return changes + [.featureChanged(feature, read { $0.featureValue(feature) })]
     }
 }

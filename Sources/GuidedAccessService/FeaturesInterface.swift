@@ -12,7 +12,7 @@ extension GuidedAccessService {
         return Interface(ServiceInterface.features.name, properties + [
             .property(Contract.Features.sources) {
                 self.read { model in
-                    Dictionary(uniqueKeysWithValues: model.featureSourceDescriptions.map { ($0.key.propertyName, $0.value) })
+                    Dictionary(uniqueKeysWithValues: model.featureSourceDescriptions.map { ($0.key.name, $0.value) })
                 }
             },
             .method(Contract.Features.setFeature) { call, name, enabled in

@@ -153,7 +153,7 @@ public final class GuidedAccessService: Sendable {
             case .statusChanged(let enabled):
                 try bus.emit(ObjectPath.guidedAccess, Contract.Session.statusChanged, enabled)
             case .sessionPropertiesChanged(let properties):
-                bus.propertiesChanged(ObjectPath.guidedAccess, ServiceInterface.session.name, properties.map(Contract.Session.name(of:)))
+                bus.propertiesChanged(ObjectPath.guidedAccess, ServiceInterface.session.name, properties.map(\.memberName))
             case .restrictionAdded(let identifier):
                 exportRestriction(identifier, on: bus)
             case .restrictionRemoved(let identifier):

@@ -8,11 +8,13 @@ import GuidedAccessCore
 struct Options {
     private let values: [String: Variant]
 
-    init(_ values: [String: Variant], allowed: [String: Signature]) throws {
+    /// Checks `values` against `accepted`, the options the method takes (the contract's `…Options.all`).
+    init(_ values: [String: Variant], accepting accepted: [any OptionKey]) throws {
+        let types = Dictionary(uniqueKeysWithValues: accepted.map { ($0.key, $0.signature) })
         for (key, value) in values {
-            guard let expected = allowed[key] else {
+            guard let expected = types[key] else {
                 throw DomainError.invalidArgument(
-                    "unknown option '\(key)'; known options: \(allowed.keys.sorted().joined(separator: ", "))")
+                    "unknown option '\(key)'; known options: \(types.keys.sorted().joined(separator: ", "))")
             }
             guard value.value.signature == expected else {
                 throw DomainError.invalidArgument("option '\(key)' must have type '\(expected)', not '\(value.value.signature)'")
@@ -21,39 +23,21 @@ struct Options {
         self.values = values
     }
 
-    /// Options keyed by the contract's `Start` options, each of its declared type.
-    init(_ values: [String: Variant], allowed: [StartOption]) throws {
-        try self.init(values, allowed: Dictionary(uniqueKeysWithValues: allowed.map {
-            ($0.rawValue, Contract.Session.signature(of: $0))
-        }))
-    }
-
-    /// The value of `key`, already type-checked in `init`.
-    func get<T: DBusType>(_ key: String, _ type: T.Type = T.self) -> T? {
-        values[key]?.get(T.self)
-    }
-
-    /// The value of a `Start` option, already type-checked in `init`.
-    func get<T: DBusType>(_ option: StartOption, _ type: T.Type = T.self) -> T? {
-        get(option.rawValue, type)
-    }
+    /// The value of `option`, already type-checked in `init`; `nil` when not given.
+    subscript<T>(option: OptionDeclaration<T>) -> T? { values[option] }
 }
 
 extension SessionOptions {
     /// `GetLastOptions`' answer: every option but `interactive`, under its `Start` key.
     var wireValue: [String: Variant] {
+        let option = Contract.Session.StartOptions.self
         var wire: [String: Variant] = [:]
-        for option in StartOption.allCases {
-            switch option {
-            case .timeLimit: wire[option.rawValue] = Variant(timeLimit)
-            case .systemRestrictions: wire[option.rawValue] = Variant(systemRestrictions.mapValues(\.rawValue))
-            case .disabledRegions: wire[option.rawValue] = Variant(disabledRegions.map(WireRegion.init))
-            case .restrictions: wire[option.rawValue] = Variant(restrictions.mapValues(\.rawValue))
-            case .presentation: wire[option.rawValue] = Variant(presentation.rawValue)
-            case .autoLock: wire[option.rawValue] = Variant(autoLock)
-            case .interactive: continue
-            }
-        }
+        wire[option.timeLimit] = timeLimit
+        wire[option.systemRestrictions] = systemRestrictions.mapValues(\.rawValue)
+        wire[option.disabledRegions] = disabledRegions.map(WireRegion.init)
+        wire[option.restrictions] = restrictions.mapValues(\.rawValue)
+        wire[option.presentation] = presentation.rawValue
+        wire[option.autoLock] = autoLock
         return wire
     }
 }

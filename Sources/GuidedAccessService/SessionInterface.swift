@@ -62,15 +62,16 @@ extension GuidedAccessService {
 
     private func start(_ call: MethodCall, app typed: String, options raw: [String: Variant]) async throws {
         let app = AppIdentifier.normalized(typed)
-        let options = try Options(raw, allowed: StartOption.allCases)
+        let option = Contract.Session.StartOptions.self
+        let options = try Options(raw, accepting: option.all)
         // Regions and the presentation are checked as they are read; a bad one is a named error.
-        let regions = try (options.get(.disabledRegions, [WireRegion].self) ?? []).map(Region.init)
-        let presentation = try options.get(.presentation, String.self).map(Presentation.init(parsing:)) ?? .asIs
-        let autoLock = options.get(.autoLock, Int64.self) ?? AutoLock.desktop
-        let timeLimit = options.get(.timeLimit, UInt64.self) ?? 0
-        let systemRestrictions = options.get(.systemRestrictions, [String: String].self) ?? [:]
-        let restrictions = options.get(.restrictions, [String: String].self) ?? [:]
-        try await authorized(call, audit: "start-session", target: app, interactive: options.get(.interactive) ?? false,
+        let regions = try (options[option.disabledRegions] ?? []).map(Region.init)
+        let presentation = try options[option.presentation].map(Presentation.init(parsing:)) ?? .asIs
+        let autoLock = options[option.autoLock] ?? AutoLock.desktop
+        let timeLimit = options[option.timeLimit] ?? 0
+        let systemRestrictions = options[option.systemRestrictions] ?? [:]
+        let restrictions = options[option.restrictions] ?? [:]
+        try await authorized(call, audit: "start-session", target: app, interactive: options[option.interactive] ?? false,
                              required: { model in
             // Bad input is an InvalidArgument, whatever polkit would say.
             try GuidedAccessModel.validateStart(app: app, timeLimit: timeLimit, systemRestrictions: systemRestrictions,
@@ -94,11 +95,12 @@ extension GuidedAccessService {
     }
 
     private func end(_ call: MethodCall, options raw: [String: Variant]) async throws {
-        let options = try Options(raw, allowed: ["passcode": "s", "interactive": "b"])
+        let option = Contract.Session.EndOptions.self
+        let options = try Options(raw, accepting: option.all)
         let requireActive: @Sendable (GuidedAccessModel) throws -> Void = { model in
             guard model.enabled else { throw DomainError.notActive("no Guided Access session is active; nothing to end") }
         }
-        if let passcode = options.get("passcode", String.self) {
+        if let passcode = options[option.passcode] {
             // The right passcode is authority enough; wrong ones back off in the model.
             let caller = try await identify(call)
             do {
@@ -125,7 +127,7 @@ extension GuidedAccessService {
             }
             return
         }
-        try await authorized(call, audit: "end-session", target: "", interactive: options.get("interactive") ?? false,
+        try await authorized(call, audit: "end-session", target: "", interactive: options[option.interactive] ?? false,
                              required: { model in try requireActive(model); return [.endSession] },
                              change: { model in (try model.end(now: Date()), ()) })
     }
@@ -133,9 +135,10 @@ extension GuidedAccessService {
     /// An app asks to lock or unlock itself. Allowed when its app id is in
     /// `AllowedApplications` or polkit says yes; it may end only its own session.
     private func requestSession(_ call: MethodCall, enable: Bool, options raw: [String: Variant]) async throws -> Bool {
-        let options = try Options(raw, allowed: ["reason": "s"])
+        let option = Contract.Session.RequestSessionOptions.self
+        let options = try Options(raw, accepting: option.all)
         let caller = try await identify(call)
-        let reason = options.get("reason", String.self) ?? ""
+        let reason = options[option.reason] ?? ""
         // The caller is the session's app when the session's App is any of
         // its ids, and listed when any of its ids is; that id is the one used.
         let (active, lockedApp) = read { ($0.enabled, $0.app) }

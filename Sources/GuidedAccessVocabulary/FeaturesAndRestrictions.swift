@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// The names of the D-Bus contract that both the service and its clients
-// speak: accessibility features and system restrictions. Written once here
-// so the daemon, the client library and the CLI cannot drift apart.
+// The words the domain core, the service and its clients all speak:
+// accessibility features and system restrictions. Written once here so the
+// core, the daemon, the client library and the CLI cannot drift apart.
 
 /// The accessibility features the service exposes, in contract order; the raw
-/// value is the D-Bus property name on `org.guidedaccess.Features1`.
+/// value is the feature's ``name``.
 public enum AccessibilityFeature: String, Codable, Sendable, CaseIterable {
     /// Screen reader (iOS VoiceOver).
     case screenReader = "ScreenReader"
@@ -61,13 +61,10 @@ public enum AccessibilityFeature: String, Codable, Sendable, CaseIterable {
     /// Flash instead of beeping.
     case visualBell = "VisualBell"
 
-    /// The D-Bus property name, e.g. `ScreenReader`.
-    public var propertyName: String { rawValue }
-
-    /// The feature with this D-Bus property name, or `nil`.
-    public init?(propertyName: String) {
-        self.init(rawValue: propertyName)
-    }
+    /// The feature's name, e.g. `ScreenReader`: as `SetFeature` and
+    /// `Sources` spell it, `managed.json` locks it and `state.json` keeps
+    /// its value; `org.guidedaccess.Features1` names its property after it.
+    public var name: String { rawValue }
 
     /// The kebab-case name used on command lines, e.g. `reduce-motion`.
     public var kebabName: String {
@@ -79,7 +76,7 @@ public enum AccessibilityFeature: String, Codable, Sendable, CaseIterable {
         return result
     }
 
-    /// Parses a property name (`ReduceMotion`) or a kebab-case name
+    /// Parses a feature's name (`ReduceMotion`) or its kebab-case name
     /// (`reduce-motion`), ignoring case.
     public init?(name: String) {
         let folded = name.lowercased().filter { $0 != "-" && $0 != "_" }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// The states, session properties and polkit action ids of the contract.
+// The states and polkit action ids of the contract.
 
 /// Whether a restriction lets the person do the thing (`allow`) or not (`deny`).
 public enum RestrictionState: String, Codable, Sendable, CaseIterable {
@@ -34,34 +34,4 @@ public enum AdminAction: String, Codable, Sendable, CaseIterable {
     case configureFeatures = "org.guidedaccess.configure-features"
     /// Set custom restriction states (`SetState`, `Reset`).
     case configureRestrictions = "org.guidedaccess.configure-restrictions"
-}
-
-/// The session fields visible as properties on the bus, named as the service
-/// exports them; ``GuidedAccessModel`` reports which ones a call changed.
-public enum SessionProperty: String, Sendable, CaseIterable {
-    /// `Enabled` (b).
-    case enabled = "Enabled"
-    /// `State` (s).
-    case state = "State"
-    /// `App` (s).
-    case app = "App"
-    /// `StartedAt` (t).
-    case startedAt = "StartedAt"
-    /// `TimeLimit` (t).
-    case timeLimit = "TimeLimit"
-    /// `SystemRestrictions` (a{ss}).
-    case systemRestrictions = "SystemRestrictions"
-    /// `DisabledRegions` (a(iiii)).
-    case disabledRegions = "DisabledRegions"
-    /// `PasscodeSet` (b).
-    case passcodeSet = "PasscodeSet"
-    /// `AllowedApplications` (as).
-    case allowedApplications = "AllowedApplications"
-    /// `Presentation` (s).
-    case presentation = "Presentation"
-    /// `AutoLock` (x).
-    case autoLock = "AutoLock"
-
-    /// The D-Bus property name.
-    public var propertyName: String { rawValue }
 }

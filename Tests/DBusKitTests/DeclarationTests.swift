@@ -82,4 +82,17 @@ import Locking
             #expect(total.withLock { $0 } == 0, "a call with the wrong arguments must not run")
         }
     }
+
+    @Test func anOptionIsWrittenAndReadUnderItsKeyWithItsType() {
+        let limit = OptionDeclaration<UInt64>("time-limit")
+        #expect(limit.signature == "t")
+        var options: [String: Variant] = [:]
+        options[limit] = 600
+        #expect(options == ["time-limit": Variant(UInt64(600))])
+        #expect(options[limit] == 600)
+        options["time-limit"] = Variant(UInt32(600))
+        #expect(options[limit] == nil, "a value of another type reads as absent")
+        options[limit] = nil
+        #expect(options.isEmpty)
+    }
 }

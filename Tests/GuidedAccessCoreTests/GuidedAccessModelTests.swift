@@ -30,11 +30,11 @@ struct ModelSessionTests {
                 ($0 as? DomainError)?.message.contains("sometimes") == true
             }
             #expect { try model.start(app: "a.b", restrictions: ["x": "deny"], now: t0) } throws: {
-                ($0 as? DomainError)?.errorName.shortName == "InvalidArgument"
+                ($0 as? DomainError)?.name == "InvalidArgument"
             }
             #expect(model.sessionState == .inactive)
             _ = try model.start(app: "a.b", now: t0)
-            #expect { try model.start(app: "a.b", now: t0) } throws: { ($0 as? DomainError)?.errorName.shortName == "AlreadyActive" }
+            #expect { try model.start(app: "a.b", now: t0) } throws: { ($0 as? DomainError)?.name == "AlreadyActive" }
         }
     }
 
@@ -76,7 +76,7 @@ struct ModelSessionTests {
             #expect(throws: DomainError.noSession) { try model.extendTimeLimit(seconds: 5, now: t0) }
             _ = try model.start(app: "org.example.Game", requestedBy: "org.example.Game", now: t0)
             #expect { try model.end(requestedBy: "org.example.Other", now: t0) } throws: {
-                ($0 as? DomainError)?.errorName.shortName == "NotOwner"
+                ($0 as? DomainError)?.name == "NotOwner"
             }
             let changes = try model.end(requestedBy: "org.example.Game", now: t0)
             #expect(changes.first == .statusChanged(enabled: false))
@@ -184,7 +184,7 @@ struct ModelRestartTests {
             // A directory where the state file should be makes the rename fail.
             try FileManager.default.createDirectory(atPath: directory + "/state.json", withIntermediateDirectories: false)
             try FileManager.default.createDirectory(atPath: directory + "/state.json/x", withIntermediateDirectories: false)
-            #expect { try model.start(app: "a.b", now: t0) } throws: { ($0 as? DomainError)?.errorName.shortName == "Failed" }
+            #expect { try model.start(app: "a.b", now: t0) } throws: { ($0 as? DomainError)?.name == "Failed" }
             #expect(model.sessionState == .inactive)
         }
     }
@@ -260,7 +260,7 @@ struct ModelFeatureTests {
             let model = try makeModel(in: directory, config: ManagedConfig(lockedFeatures: [.zoom: true]))
             #expect(model.featureValue(.zoom), "the locked value is applied at start-up")
             #expect { try model.setFeature(.zoom, enabled: false) } throws: {
-                ($0 as? DomainError)?.errorName.shortName == "PermissionDenied"
+                ($0 as? DomainError)?.name == "PermissionDenied"
             }
         }
     }
@@ -273,11 +273,11 @@ struct ModelFeatureTests {
             }
             _ = try model.start(app: "a.b", now: t0)
             #expect { try model.configureForGuidedAccess(features: ["zoom", "voice-over"], enabled: true) } throws: {
-                ($0 as? DomainError)?.errorName.shortName == "UnknownFeature"
+                ($0 as? DomainError)?.name == "UnknownFeature"
             }
             #expect(model.featureValue(.zoom) == false, "nothing changes when one name is bad")
             #expect { try model.configureForGuidedAccess(features: ["grayscale"], enabled: true) } throws: {
-                ($0 as? DomainError)?.errorName.shortName == "PermissionDenied"
+                ($0 as? DomainError)?.name == "PermissionDenied"
             }
             #expect(try model.configureForGuidedAccess(features: ["screen-reader", "zoom"], enabled: true)
                 == [.featureChanged(.screenReader, true), .featureChanged(.zoom, true)])
@@ -290,7 +290,7 @@ struct ModelFeatureTests {
             model.setFeatureSource(FailingSource(), for: [.largeText])
             #expect(model.featureSourceDescriptions[.largeText] == "gsettings:org.gnome.desktop.a11y/x")
             #expect { try model.setFeature(.largeText, enabled: true) } throws: {
-                ($0 as? DomainError)?.errorName.shortName == "Failed"
+                ($0 as? DomainError)?.name == "Failed"
             }
         }
     }

@@ -95,7 +95,7 @@ struct PasscodeVaultTests {
 
     @Test func noPasscodeSetIsDenied() {
         var vault = PasscodeVault(cost: testCost)
-        #expect { try vault.verify("2468", now: t0) } throws: { ($0 as? DomainError)?.errorName.shortName == "PermissionDenied" }
+        #expect { try vault.verify("2468", now: t0) } throws: { ($0 as? DomainError)?.name == "PermissionDenied" }
     }
 
     @Test(arguments: [("", false), ("123", false), ("1234", true), (String(repeating: "x", count: 64), true),

@@ -36,7 +36,7 @@ struct PresentationAndAutoLockTests {
             } else {
                 #expect { try model.start(app: "org.example.Kiosk", autoLock: seconds, now: t0) } throws: {
                     let error = $0 as? DomainError
-                    return error?.errorName.shortName == "InvalidArgument" && error?.message.contains("\(seconds)") == true
+                    return error?.name == "InvalidArgument" && error?.message.contains("\(seconds)") == true
                 }
                 #expect(!model.enabled)
             }

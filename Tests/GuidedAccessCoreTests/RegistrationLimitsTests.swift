@@ -11,7 +11,7 @@ struct RegistrationLimitsTests {
 
     private func quotaMessage(_ body: () throws -> Void) -> String? {
         do { try body() } catch let error as DomainError {
-            return error.errorName == .quotaExceeded ? error.message : "\(error)"
+            return error.name == "QuotaExceeded" ? error.message : "\(error)"
         } catch { return "\(error)" }
         return nil
     }

@@ -23,7 +23,7 @@ struct RestrictionRegistryTests {
         var registry = RestrictionRegistry()
         #expect {
             try registry.register(owner: ":1.1", app: "app", declarations(257))
-        } throws: { ($0 as? DomainError)?.errorName.shortName == "QuotaExceeded" }
+        } throws: { ($0 as? DomainError)?.name == "QuotaExceeded" }
         #expect(registry.records.count == 0)
         try registry.register(owner: ":1.1", app: "app", declarations(256))
         try registry.register(owner: ":1.1", app: "app", declarations(256))
@@ -70,10 +70,10 @@ struct RestrictionRegistryTests {
         var registry = RestrictionRegistry()
         try registry.register(owner: ":1.1", app: "app", [.init(identifier: "com.example.buy", text: "Buy", detail: "")])
         #expect { try registry.unregister(owner: ":1.2", identifiers: ["com.example.buy"]) } throws: {
-            ($0 as? DomainError)?.errorName.shortName == "NotOwner"
+            ($0 as? DomainError)?.name == "NotOwner"
         }
         #expect { try registry.unregister(owner: ":1.1", identifiers: ["com.example.nope"]) } throws: {
-            ($0 as? DomainError)?.errorName.shortName == "InvalidArgument"
+            ($0 as? DomainError)?.name == "InvalidArgument"
         }
         try registry.unregister(owner: ":1.1", identifiers: ["com.example.buy"])
         #expect(registry.records["com.example.buy"]?.registered == false)
@@ -105,7 +105,7 @@ struct RestrictionRegistryTests {
         #expect {
             try registry.setState(.allow, for: "com.example.purchase")
         } throws: { error in
-            (error as? DomainError)?.errorName.shortName == "PermissionDenied"
+            (error as? DomainError)?.name == "PermissionDenied"
                 && (error as? DomainError)?.message.contains("managed.json") == true
         }
         #expect(try registry.setState(.deny, for: "com.example.purchase") == false)

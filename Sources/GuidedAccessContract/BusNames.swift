@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// The names of the D-Bus contract (DESIGN.md, version 1) are spelled in this
-// module: the daemon, the client library and the CLI read them from here, so
-// they cannot drift apart. Plain strings: the core imports this module and
-// knows nothing of D-Bus types. Method and signal names, with their argument
-// types, are declared in GuidedAccessContract/Interfaces.swift.
+// The bus names of the contract (DESIGN.md, version 1) as plain strings:
+// the daemon, the client library and the CLI read them from here, so they
+// cannot drift apart. ContractNames.swift makes them DBusKit's checked types;
+// the members of each interface are declared in Interfaces.swift. The core
+// never sees them: the service maps its words to these.
 
 /// Where the service lives on the session bus.
 public enum GuidedAccessBus {
@@ -28,8 +28,8 @@ public enum ServiceInterface: String, Sendable, CaseIterable {
 }
 
 /// The error table: every `org.guidedaccess.Error.*` name the service
-/// replies with. The service maps its domain errors through it; apps
-/// switch on it (`GuidedAccessError.serviceError`).
+/// replies with. The service maps the core's errors to it; apps switch on
+/// it (`GuidedAccessError.serviceError`).
 public enum ServiceErrorName: String, Sendable, CaseIterable {
     /// The caller lacks the authority, or managed config forbids the change.
     case permissionDenied = "org.guidedaccess.Error.PermissionDenied"
@@ -49,7 +49,4 @@ public enum ServiceErrorName: String, Sendable, CaseIterable {
     case rateLimited = "org.guidedaccess.Error.RateLimited"
     /// A feature name the service does not know.
     case unknownFeature = "org.guidedaccess.Error.UnknownFeature"
-
-    /// The name without the `org.guidedaccess.Error.` prefix, e.g. `NotActive`.
-    public var shortName: String { String(rawValue.dropFirst("org.guidedaccess.Error.".count)) }
 }
