@@ -17,7 +17,6 @@ final class BlockingWork: Sendable {
         var thread = pthread_t()
         let status = pthread_create(&thread, nil, { raw in
             Unmanaged<BlockingWork>.fromOpaque(raw!).takeRetainedValue().serve()
-            return nil
         }, box.toOpaque())
         precondition(status == 0, "cannot start the thread for blocking work: error \(status)")
         pthread_detach(thread)
