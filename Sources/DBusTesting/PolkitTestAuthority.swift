@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
+import Locking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -99,8 +100,8 @@ public final class PolkitTestAuthority: Sendable {
         var lockFD: Int32
         var cleanupTokens: [ExitCleanup.Token]
     }
-    private let state: LockedValue<State>
-    private static let counter = LockedValue(0)
+    private let state: Locked<State>
+    private static let counter = Locked(0)
 
     /// Starts a private system bus and polkitd on it.
     ///
@@ -193,7 +194,7 @@ public final class PolkitTestAuthority: Sendable {
         self.polkitdPID = polkitdPID
         self.installedFiles = installedFiles
         self.logFileURL = logFileURL
-        self.state = LockedValue(State(lockFD: lockFD, cleanupTokens: cleanupTokens))
+        self.state = Locked(State(lockFD: lockFD, cleanupTokens: cleanupTokens))
     }
 
     /// Writes a file with mode 0644 (polkitd reads it as user `polkitd`),
