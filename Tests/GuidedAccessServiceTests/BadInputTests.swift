@@ -30,44 +30,42 @@ struct BadInputTests {
             let before = try await Self.snapshot(client)
 
             let empty = options([:])
-            let (session, features, restrictions) = (ServiceInterface.session.rawValue, ServiceInterface.features.rawValue,
-                                                     ServiceInterface.restrictions.rawValue)
             let invalidArgs = ErrorName.invalidArgs.rawValue
-            let cases: [(String, String, [DBusValue])] = [
-                (session, "Start", []),
-                (session, "Start", [.string("org.example.Kiosk")]),
-                (session, "Start", [.uint32(1), empty]),
-                (session, "Start", [.string("org.example.Kiosk"), stringMap([:])]),
-                (session, "Start", [.string("org.example.Kiosk"), empty, .string("extra")]),
-                (session, "End", []),
-                (session, "End", [.string("2468")]),
-                (session, "End", [stringMap(["passcode": "2468"])]),
-                (session, "RequestSession", [.string("yes"), empty]),
-                (session, "RequestSession", [.bool(true)]),
-                (session, "SetPasscode", [.uint32(2468)]),
-                (session, "SetPasscode", []),
-                (session, "ExtendTimeLimit", [.uint32(5)]),
-                (session, "ExtendTimeLimit", [.int64(5)]),
-                (session, "ExtendTimeLimit", [.string("5")]),
-                (session, "GetLastOptions", []),
-                (session, "GetLastOptions", [.uint32(1)]),
-                (session, "GetLastOptions", [.string("org.example.Kiosk"), empty]),
-                (features, "SetFeature", [.string("Zoom")]),
-                (features, "SetFeature", [.string("Zoom"), .string("true")]),
-                (features, "ConfigureForGuidedAccess", [.string("zoom"), .bool(true)]),
-                (features, "ConfigureForGuidedAccess", [strings(["zoom"])]),
-                (restrictions, "Register", [strings(["com.example.app.x"])]),
-                (restrictions, "Register", [.array(element: "(ss)", [.structure([.string("com.example.app.x"), .string("X")])])]),
-                (restrictions, "Register", [.structure([.string("com.example.app.x"), .string("X"), .string("")])]),
-                (restrictions, "Unregister", [.string("com.example.app.kept")]),
-                (restrictions, "GetState", [.int32(1)]),
-                (restrictions, "GetState", []),
-                (restrictions, "IsAllowed", [.bool(true)]),
-                (restrictions, "SetState", [.string("com.example.app.kept")]),
-                (restrictions, "SetState", [.string("com.example.app.kept"), .bool(false)]),
-                (restrictions, "Reset", [.string("com.example.app.kept")]),
-                (restrictions, "List", [.string("all")]),
-                ("org.freedesktop.DBus.Properties", "Get", [.string(session)]),
+            let cases: [(InterfaceName, String, [DBusValue])] = [
+                (.session, "Start", []),
+                (.session, "Start", [.string("org.example.Kiosk")]),
+                (.session, "Start", [.uint32(1), empty]),
+                (.session, "Start", [.string("org.example.Kiosk"), stringMap([:])]),
+                (.session, "Start", [.string("org.example.Kiosk"), empty, .string("extra")]),
+                (.session, "End", []),
+                (.session, "End", [.string("2468")]),
+                (.session, "End", [stringMap(["passcode": "2468"])]),
+                (.session, "RequestSession", [.string("yes"), empty]),
+                (.session, "RequestSession", [.bool(true)]),
+                (.session, "SetPasscode", [.uint32(2468)]),
+                (.session, "SetPasscode", []),
+                (.session, "ExtendTimeLimit", [.uint32(5)]),
+                (.session, "ExtendTimeLimit", [.int64(5)]),
+                (.session, "ExtendTimeLimit", [.string("5")]),
+                (.session, "GetLastOptions", []),
+                (.session, "GetLastOptions", [.uint32(1)]),
+                (.session, "GetLastOptions", [.string("org.example.Kiosk"), empty]),
+                (.features, "SetFeature", [.string("Zoom")]),
+                (.features, "SetFeature", [.string("Zoom"), .string("true")]),
+                (.features, "ConfigureForGuidedAccess", [.string("zoom"), .bool(true)]),
+                (.features, "ConfigureForGuidedAccess", [strings(["zoom"])]),
+                (.restrictions, "Register", [strings(["com.example.app.x"])]),
+                (.restrictions, "Register", [.array(element: "(ss)", [.structure([.string("com.example.app.x"), .string("X")])])]),
+                (.restrictions, "Register", [.structure([.string("com.example.app.x"), .string("X"), .string("")])]),
+                (.restrictions, "Unregister", [.string("com.example.app.kept")]),
+                (.restrictions, "GetState", [.int32(1)]),
+                (.restrictions, "GetState", []),
+                (.restrictions, "IsAllowed", [.bool(true)]),
+                (.restrictions, "SetState", [.string("com.example.app.kept")]),
+                (.restrictions, "SetState", [.string("com.example.app.kept"), .bool(false)]),
+                (.restrictions, "Reset", [.string("com.example.app.kept")]),
+                (.restrictions, "List", [.string("all")]),
+                ("org.freedesktop.DBus.Properties", "Get", [.string(ServiceInterface.session.rawValue)]),
                 ("org.freedesktop.DBus.Properties", "GetAll", [.uint32(1)]),
             ]
             for (interface, member, arguments) in cases {
@@ -104,7 +102,7 @@ struct BadInputTests {
             let mb = Self.megabyte
             let kiosk = DBusValue.string("org.example.Kiosk")
             let region = { (x: Int32, y: Int32, w: Int32, h: Int32) in DBusValue.structure([.int32(x), .int32(y), .int32(w), .int32(h)]) }
-            let cases: [(ServiceInterface, String, [DBusValue], String)] = [
+            let cases: [(InterfaceName, String, [DBusValue], String)] = [
                 // Start: app ids
                 (.session, "Start", [.string(""), options([:])], invalid),
                 (.session, "Start", [.string(mb), options([:])], invalid),

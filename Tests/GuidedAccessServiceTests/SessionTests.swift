@@ -143,7 +143,7 @@ struct SessionTests {
             #expect(await client.gaError(.session, "End", [options([:])]) == ServiceErrorName.permissionDenied.rawValue)
             #expect(await client.gaError(.restrictions, "List") == ServiceErrorName.permissionDenied.rawValue)
             // Reads too: Properties and ObjectManager answer only the daemon's user; Introspect stays open.
-            let properties = "org.freedesktop.DBus.Properties"
+            let properties = InterfaceName.properties
             #expect(await client.gaError(properties, "Get", [.string(ServiceInterface.session.rawValue), .string("State")]) == ServiceErrorName.permissionDenied.rawValue)
             #expect(await client.gaError(properties, "GetAll", [.string(ServiceInterface.features.rawValue)]) == ServiceErrorName.permissionDenied.rawValue)
             #expect(await client.gaError("org.freedesktop.DBus.ObjectManager", "GetManagedObjects") == ServiceErrorName.permissionDenied.rawValue)

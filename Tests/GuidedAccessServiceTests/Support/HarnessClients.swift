@@ -26,39 +26,23 @@ extension Harness {
     }
 
     /// `busctl call` on the main object (or `path`).
-    func busctlCall(_ interface: String, _ member: String, _ signatureAndArguments: [String] = [],
+    func busctlCall(_ interface: InterfaceName, _ member: String, _ signatureAndArguments: [String] = [],
                     path: String = GuidedAccessBus.objectPath, asNobody: Bool = false) async throws -> ToolResult {
-        try await busctl(["call", GuidedAccessBus.name, path, interface, member] + signatureAndArguments, asNobody: asNobody)
+        try await busctl(["call", GuidedAccessBus.name, path, interface.rawValue, member] + signatureAndArguments, asNobody: asNobody)
     }
 
     /// `gdbus call --address BUS --dest NAME --object-path PATH --method IFACE.MEMBER ARGS...`.
-    func gdbus(_ interface: String, _ member: String, _ arguments: [String] = [], path: String = GuidedAccessBus.objectPath,
+    func gdbus(_ interface: InterfaceName, _ member: String, _ arguments: [String] = [], path: String = GuidedAccessBus.objectPath,
                asNobody: Bool = false) async throws -> ToolResult {
         try await run(["gdbus", "call", "--address", bus.address, "--dest", GuidedAccessBus.name, "--object-path", path,
-                       "--method", "\(interface).\(member)"] + arguments, asNobody: asNobody)
+                       "--method", "\(interface.rawValue).\(member)"] + arguments, asNobody: asNobody)
     }
 
     /// `dbus-send --print-reply` to the service.
-    func dbusSend(_ interface: String, _ member: String, _ arguments: [String] = [], path: String = GuidedAccessBus.objectPath,
+    func dbusSend(_ interface: InterfaceName, _ member: String, _ arguments: [String] = [], path: String = GuidedAccessBus.objectPath,
                   asNobody: Bool = false) async throws -> ToolResult {
         try await run(["dbus-send", "--bus=\(bus.address)", "--print-reply", "--reply-timeout=15000", "--dest=\(GuidedAccessBus.name)",
-                       path, "\(interface).\(member)"] + arguments, asNobody: asNobody)
-    }
-
-    /// `busctlCall`, `gdbus` and `dbusSend` on an interface of the contract.
-    func busctlCall(_ interface: ServiceInterface, _ member: String, _ signatureAndArguments: [String] = [],
-                    path: String = GuidedAccessBus.objectPath, asNobody: Bool = false) async throws -> ToolResult {
-        try await busctlCall(interface.rawValue, member, signatureAndArguments, path: path, asNobody: asNobody)
-    }
-
-    func gdbus(_ interface: ServiceInterface, _ member: String, _ arguments: [String] = [], path: String = GuidedAccessBus.objectPath,
-               asNobody: Bool = false) async throws -> ToolResult {
-        try await gdbus(interface.rawValue, member, arguments, path: path, asNobody: asNobody)
-    }
-
-    func dbusSend(_ interface: ServiceInterface, _ member: String, _ arguments: [String] = [], path: String = GuidedAccessBus.objectPath,
-                  asNobody: Bool = false) async throws -> ToolResult {
-        try await dbusSend(interface.rawValue, member, arguments, path: path, asNobody: asNobody)
+                       path, "\(interface.rawValue).\(member)"] + arguments, asNobody: asNobody)
     }
 
     /// Runs `/usr/bin/python3 -c PRELUDE+script args...` with `GA_ADDRESS` set;

@@ -92,6 +92,6 @@ extension ToolResult {
 }
 
 /// The argument vector for `busctl get-property` of a service property.
-func getProperty(_ interface: ServiceInterface, _ name: String, path: String = GuidedAccessBus.objectPath) -> [String] {
+func getProperty(_ interface: InterfaceName, _ name: String, path: String = GuidedAccessBus.objectPath) -> [String] {
     ["get-property", GuidedAccessBus.name, path, interface.rawValue, name]
 }
