@@ -10,7 +10,7 @@ import Darwin
 #endif
 
 /// Runs command-line tools from tests: `busctl`, `gdbus`, `dbus-send`,
-/// `python3`, the built `guided-access` CLI, ...
+/// `python3`, the program under test, ...
 ///
 /// Each child runs in its own process group with a clean signal mask and no
 /// inherited descriptors besides stdin/stdout/stderr. Output is read
