@@ -28,7 +28,8 @@ public enum Requirements {
 
     /// Why a test that needs ``canRunPolkit`` is skipped.
     public static var polkitReason: String {
-        "needs root for a private polkitd and setpriv: "
+        if !canRunDaemon { return daemonReason }
+        return "needs root for a private polkitd and setpriv: "
             + (PolkitTestAuthority.skipReason ?? (ProcessRunner.canRunUnprivileged ? "ok" : "setpriv missing or not root"))
     }
 }
