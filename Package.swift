@@ -48,12 +48,12 @@ let package = Package(
         .target(name: "GuidedAccessContract", dependencies: ["DBusKit", "GuidedAccessVocabulary"]),
         // guided-accessd under test, started one way by every test, benchmark and
         // stress case: where it is built, its command line, what a test needs.
-        .target(name: "GuidedAccessTesting", dependencies: ["DBusTesting", "GuidedAccessVocabulary"]),
+        .target(name: "GuidedAccessTesting", dependencies: ["DBusTesting", "GuidedAccessContract"]),
         // Private buses, polkitd and the bus-activated daemon for the GNOME Shell
         // tests (shell/gnome/tests/run); a test tool, never installed.
         .executableTarget(
             name: "guided-access-test-session",
-            dependencies: ["DBusTesting", "GuidedAccessTesting", "GuidedAccessVocabulary", "Locking",
+            dependencies: ["DBusTesting", "GuidedAccessContract", "GuidedAccessTesting", "Locking",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The pure domain: no D-Bus, no bus names, no I/O beyond its own store.

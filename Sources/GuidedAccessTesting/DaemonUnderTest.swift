@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import DBusTesting
 import Foundation
-import GuidedAccessVocabulary
+import GuidedAccessContract
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -3,8 +3,8 @@ import ArgumentParser
 import DBusTesting
 import Dispatch
 import Foundation
+import GuidedAccessContract
 import GuidedAccessTesting
-import GuidedAccessVocabulary
 import Locking
 
 /// The private desktop plumbing of the GNOME Shell tests, from the same
