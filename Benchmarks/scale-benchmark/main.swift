@@ -48,7 +48,7 @@ func startDaemon(_ stateDirectory: String) async throws -> (Process, Double) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: daemon)
     process.arguments = Array(commandLine.argv.dropFirst())
-    process.environment = ProcessInfo.processInfo.environment.merging(["GSETTINGS_BACKEND": "memory"]) { $1 }
+    process.environment = ProcessInfo.processInfo.environment.merging(DaemonCommandLine.environment) { $1 }
     process.standardError = FileHandle.nullDevice
     let start = ContinuousClock.now
     try process.run()

@@ -16,7 +16,7 @@ func nameOwnershipCase(_ context: StressContext) async throws -> CaseResult {
     let stage = try await Stage.start("names", daemon: context.daemon)
     defer { Task { await stage.stop() } }
     let argv = stage.fixture.commandLine().argv
-    let second = try await ProcessRunner.run(argv, environment: ["GSETTINGS_BACKEND": "memory"], timeout: .seconds(20))
+    let second = try await ProcessRunner.run(argv, environment: stage.fixture.options.environment, timeout: .seconds(20))
     let firstOwner = try await stage.connect().owner(of: .guidedAccess)
     let namesOwner = second.stderr.contains(firstOwner?.rawValue ?? "?")
 
@@ -40,7 +40,7 @@ func nameOwnershipCase(_ context: StressContext) async throws -> CaseResult {
     defer { bus.stop() }
     let lonely = stage.fixture.commandLine(address: bus.address).argv
     let lonelyRun = Task {
-        try await ProcessRunner.run(lonely, environment: ["GSETTINGS_BACKEND": "memory"], timeout: .seconds(30))
+        try await ProcessRunner.run(lonely, environment: stage.fixture.options.environment, timeout: .seconds(30))
     }
     let watcher = try Connection(.address(bus.address))
     for _ in 0..<500 where try await watcher.owner(of: .guidedAccess) == nil {

@@ -46,7 +46,7 @@ final class Stage: Sendable {
         daemonOptions.polkitTimeout = options.polkitTimeout
         daemonOptions.passcodeCost = options.passcodeCost
         daemonOptions.managedConfig = options.managedConfig
-        var desktop = ["GSETTINGS_BACKEND": "memory"]
+        var desktop = DaemonCommandLine.environment
         if options.dconf {
             desktop = try await stageDconf(root, options)
             daemonOptions.serviceDirectories = [root.appendingPathComponent("services").path]

@@ -22,6 +22,10 @@ public struct DaemonCommandLine: Sendable, Equatable {
     /// Run as `nobody` (``ProcessRunner/asUnprivileged(_:)``).
     public var asNobody = false
 
+    /// What the daemon runs with unless a test gives the desktop's settings
+    /// a store of its own: GLib keeps them in the daemon's memory.
+    public static let environment = ["GSETTINGS_BACKEND": "memory"]
+
     public init(executable: String = Project.daemon) {
         self.executable = executable
     }

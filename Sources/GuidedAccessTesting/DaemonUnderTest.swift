@@ -41,7 +41,7 @@ public final class DaemonUnderTest: Sendable {
         /// `managed.json`'s text; nil: no file.
         public var managedConfig: String?
         /// Added to the daemon's environment; desktop settings stay in its memory unless this says otherwise.
-        public var environment = ["GSETTINGS_BACKEND": "memory"]
+        public var environment = DaemonCommandLine.environment
         /// `<servicedir>`s of the session bus, for bus-activated helpers (dconf).
         public var serviceDirectories: [String] = []
         /// Environment of the session bus, which activated helpers inherit.

@@ -95,7 +95,7 @@ struct TestSession: AsyncParsableCommand {
         commandLine.polkitTimeout = polkitTimeout
         commandLine.passcodeCost = passcodeCost
         var service = ActivatableService(busName: GuidedAccessBus.name, argv: commandLine.argv)
-        service.environment = ["GSETTINGS_BACKEND": "memory"]
+        service.environment = DaemonCommandLine.environment
         service.log = daemonLog.map { URL(fileURLWithPath: $0) }
         service.holdFile = holdFile.map { URL(fileURLWithPath: $0) }
         let copy = URL(fileURLWithPath: daemonCopy)
