@@ -46,6 +46,16 @@ let package = Package(
         // Every bus name and member of the contract, spelled once, in DBusKit's
         // types: shared by the daemon and the client library.
         .target(name: "GuidedAccessContract", dependencies: ["DBusKit", "GuidedAccessVocabulary"]),
+        // guided-accessd under test, started one way by every test, benchmark and
+        // stress case: where it is built, its command line, what a test needs.
+        .target(name: "GuidedAccessTesting", dependencies: ["DBusTesting", "GuidedAccessContract"]),
+        // Private buses, polkitd and the bus-activated daemon for the GNOME Shell
+        // tests (shell/gnome/tests/run); a test tool, never installed.
+        .executableTarget(
+            name: "guided-access-test-session",
+            dependencies: ["DBusTesting", "GuidedAccessContract", "GuidedAccessTesting", "Locking",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // The pure domain: no D-Bus, no bus names, no I/O beyond its own store.
         .target(
             name: "GuidedAccessCore",
@@ -69,23 +79,28 @@ let package = Package(
             dependencies: ["GuidedAccess", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Every performance and footprint target in one table: scripts/bench.
-        .executableTarget(name: "guided-access-benchmark", dependencies: ["CDBus", "DBusKit", "DBusTesting", "GuidedAccessContract", "Locking"],
+        .executableTarget(name: "guided-access-benchmark",
+                          dependencies: ["CDBus", "DBusKit", "DBusTesting", "GuidedAccessContract", "GuidedAccessTesting", "Locking"],
                           path: "Benchmarks/benchmark"),
         // Real faults made to the release daemon, one table: scripts/stress.
         .executableTarget(name: "guided-access-stress",
-                          dependencies: ["CDBus", "DBusKit", "DBusTesting", "GuidedAccess", "GuidedAccessContract", "Locking"],
+                          dependencies: ["CDBus", "DBusKit", "DBusTesting", "GuidedAccess", "GuidedAccessContract", "GuidedAccessTesting",
+                                         "Locking"],
                           path: "Benchmarks/stress", exclude: ["forge-signals.py"]),
         // The least memory a daemon on this stack (Swift, DBusKit, GSettings) uses: the bench's floor row.
         .executableTarget(name: "footprint-floor", dependencies: ["CGIO", "DBusKit"], path: "Benchmarks/footprint-floor"),
-        .executableTarget(name: "scale-benchmark", dependencies: ["DBusKit", "DBusTesting", "GuidedAccessCore"],
+        .executableTarget(name: "scale-benchmark",
+                          dependencies: ["DBusKit", "DBusTesting", "GuidedAccessContract", "GuidedAccessCore", "GuidedAccessTesting"],
                           path: "Benchmarks/scale-benchmark"),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "DBusTesting", "Locking"]),
         .executableTarget(name: "guided-access-shop", dependencies: ["GuidedAccess"], path: "Examples/Shop"),
         .testTarget(name: "GuidedAccessCoreTests", dependencies: ["GuidedAccessCore"]),
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
         // Runs the built daemon, CLI and example against private buses and real polkitd.
-        .testTarget(name: "GuidedAccessServiceTests", dependencies: ["GuidedAccessService", "DBusKit", "DBusTesting", "Locking"]),
-        .testTarget(name: "GuidedAccessTests", dependencies: ["GuidedAccess", "DBusKit", "DBusTesting", "Locking"]),
+        .testTarget(name: "GuidedAccessServiceTests",
+                    dependencies: ["GuidedAccessService", "GuidedAccessContract", "DBusKit", "DBusTesting", "GuidedAccessTesting", "Locking"]),
+        .testTarget(name: "GuidedAccessTests",
+                    dependencies: ["GuidedAccess", "GuidedAccessContract", "DBusKit", "DBusTesting", "GuidedAccessTesting", "Locking"]),
     ],
     swiftLanguageModes: [.v6]
 )

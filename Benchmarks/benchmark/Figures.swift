@@ -3,6 +3,7 @@ import DBusKit
 import DBusTesting
 import Foundation
 import GuidedAccessContract
+import GuidedAccessTesting
 import Locking
 
 struct BenchmarkFailure: Error, CustomStringConvertible {
@@ -173,8 +174,8 @@ func strippedMegabytes(_ path: String) async throws -> Double {
 /// found in `daemon`, as `scripts/check-function-order` counts them (and
 /// judges them: its minimum is the target). A stale list costs idle RSS
 /// without a word from the link.
-func functionOrderRow(daemon: String, packageRoot: URL) async throws -> Row {
-    let script = packageRoot.appendingPathComponent("scripts/check-function-order").path
+func functionOrderRow(daemon: String) async throws -> Row {
+    let script = Project.root.appendingPathComponent("scripts/check-function-order").path
     let result = try await ProcessRunner.run([script, "--counts", daemon])
     let numbers = result.stdout.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
     guard numbers.count == 3, numbers[1] > 0 else {

@@ -3,6 +3,7 @@ import DBusKit
 import DBusTesting
 import Foundation
 import GuidedAccessContract
+import GuidedAccessTesting
 
 // Every performance and footprint target of guided-accessd (release build),
 // each beside a reference measured in the same run, in one table. The daemon
@@ -13,8 +14,7 @@ import GuidedAccessContract
 
 let arguments = CommandLine.arguments
 let count = arguments.firstIndex(of: "--count").flatMap { Int(arguments[$0 + 1]) } ?? 200
-let daemon = Measuring.daemonPath(arguments)
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let daemon = Project.benchmarkedDaemon(arguments)
 let launcherPath = "/usr/libexec/at-spi-bus-launcher"
 if let reason = PolkitTestAuthority.skipReason {
     print("needs a real polkitd: \(reason)")
@@ -26,7 +26,7 @@ guard let echoTool = ProcessRunner.findExecutable(named: "dbus-test-tool"),
     exit(2)
 }
 
-let desktop = try await Desktop.start(daemon: daemon, packageRoot: packageRoot)
+let desktop = try await Desktop.start(daemon: daemon)
 let jiffiesBefore = Measuring.cpuJiffies()
 var rows: [Row] = []
 let client = try desktop.connect()
@@ -78,7 +78,7 @@ rows.append(Row(figure: "floor: Swift + DBusKit + GSettings (MB)", ours: String(
                 target: String(format: "- (%.2f×)", floorRSS / launcherRSS), met: nil))
 rows.append(Row(figure: "binary, stripped (MB)", ours: String(format: "%.2f", try await strippedMegabytes(daemon)),
                 reference: String(format: "at-spi-bus-launcher %.2f", fileMegabytes(launcherPath)), target: "-", met: nil))
-rows.append(try await functionOrderRow(daemon: daemon, packageRoot: packageRoot))
+rows.append(try await functionOrderRow(daemon: daemon))
 
 progress("Properties.Get throughput: 5 rounds at depth 1 and 32")
 // MARK: Properties.Get throughput, against dbus-test-tool echo (C libdbus)

@@ -2,7 +2,9 @@
 import DBusKit
 import DBusTesting
 import Foundation
+import GuidedAccessContract
 import GuidedAccessCore
+import GuidedAccessTesting
 
 // How the release daemon's cost grows with what it holds: N = 100, 1,000
 // and 10,000 known restrictions (every one denied, so none may be
@@ -12,12 +14,13 @@ import GuidedAccessCore
 //
 //   swift build -c release && .build/release/scale-benchmark [--flood N]
 
-let name: BusName = "org.guidedaccess.GuidedAccess1"
-let root: ObjectPath = "/org/guidedaccess/GuidedAccess1"
-let restrictions: InterfaceName = "org.guidedaccess.Restrictions1"
+let name = BusName.guidedAccess
+let root = ObjectPath.guidedAccess
+let restrictions = ServiceInterface.restrictions.name
+let session = ServiceInterface.session.rawValue
 let arguments = CommandLine.arguments
 let floodCount = arguments.firstIndex(of: "--flood").flatMap { Int(arguments[$0 + 1]) } ?? 100_000
-let daemon = Measuring.daemonPath(arguments)
+let daemon = Project.benchmarkedDaemon(arguments)
 let workDirectory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("ga-scale-bench-\(getpid())")
 let bus = try PrivateBus.startSession()
 let client = try Connection(.address(bus.address))
@@ -36,11 +39,16 @@ func writeState(_ count: Int, to directory: String) throws {
 
 /// Starts the daemon on `stateDirectory`; returns it and the milliseconds until it owned the name.
 func startDaemon(_ stateDirectory: String) async throws -> (Process, Double) {
+    // A process of its own, not a DaemonFixture: the start figure is timed to the millisecond.
+    var commandLine = DaemonCommandLine(executable: daemon)
+    commandLine.address = bus.address
+    commandLine.stateDirectory = stateDirectory
+    commandLine.managedConfig = "/nonexistent"
+    commandLine.polkitAddress = "unix:path=/nonexistent"
     let process = Process()
     process.executableURL = URL(fileURLWithPath: daemon)
-    process.arguments = ["--address", bus.address, "--state-dir", stateDirectory, "--managed-config", "/nonexistent",
-                         "--polkit-address", "unix:path=/nonexistent"]
-    process.environment = ProcessInfo.processInfo.environment.merging(["GSETTINGS_BACKEND": "memory"]) { $1 }
+    process.arguments = Array(commandLine.argv.dropFirst())
+    process.environment = ProcessInfo.processInfo.environment.merging(DaemonCommandLine.environment) { $1 }
     process.standardError = FileHandle.nullDevice
     let start = ContinuousClock.now
     try process.run()
@@ -75,9 +83,9 @@ func measureScale(_ count: Int) async throws -> ScaleRow {
     try writeState(count, to: stateDirectory)
     let (process, startMilliseconds) = try await startDaemon(stateDirectory)
     var row = ScaleRow(count: count, start: startMilliseconds, rss: Measuring.residentMegabytes(process.processIdentifier))
-    let one = try ObjectPath(validating: root.rawValue + "/restriction/" + ObjectPath.escapeElement("com.example.app7.r\(count / 2 + 7)"))
+    let one = ObjectPath.restriction("com.example.app7.r\(count / 2 + 7)")!
     var gets: [Double] = []
-    for _ in 0..<2_000 { gets.append(try await Measuring.milliseconds { try await get(one, "org.guidedaccess.Restriction1", "State") }) }
+    for _ in 0..<2_000 { gets.append(try await Measuring.milliseconds { try await get(one, ServiceInterface.restriction.rawValue, "State") }) }
     row.getP50 = Measuring.percentile(gets, 0.5)
     row.getP99 = Measuring.percentile(gets, 0.99)
     // Until the reply is in: what the daemon costs, as any client sees it.
@@ -115,7 +123,7 @@ func measureFlood(noReply: Bool) async throws -> FloodRow {
     try writeState(100, to: stateDirectory)
     let (process, _) = try await startDaemon(stateDirectory)
     let pid = process.processIdentifier
-    try await get(root, "org.guidedaccess.GuidedAccess1", "State")
+    try await get(root, session, "State")
     try await Task.sleep(for: .seconds(1))
     var row = FloodRow(noReply: noReply, idle: Measuring.residentMegabytes(pid))
     row.peak = row.idle
@@ -128,12 +136,12 @@ func measureFlood(noReply: Bool) async throws -> FloodRow {
             flooder.send(message)
         }
         // In-order delivery: once this is answered, the daemon has read the whole flood.
-        _ = try await flooder.call(name, root, .properties, "Get", [.string("org.guidedaccess.GuidedAccess1"), .string("State")],
+        _ = try await flooder.call(name, root, .properties, "Get", [.string(session), .string("State")],
                                    timeout: .seconds(120))
     }
     var gets: [Double] = []
     while !flood.isCancelled {
-        gets.append(try await Measuring.milliseconds { try await get(root, "org.guidedaccess.GuidedAccess1", "State") })
+        gets.append(try await Measuring.milliseconds { try await get(root, session, "State") })
         row.peak = max(row.peak, Measuring.residentMegabytes(pid))
         if gets.count % 20 == 0, await isFinished(flood) { break }
         try await Task.sleep(for: .milliseconds(5))

@@ -2,10 +2,9 @@
 import DBusTesting
 import Foundation
 
-/// What every case gets: the daemon to run, where the package is, how hard to push.
+/// What every case gets: the daemon to run, how hard to push.
 struct StressContext: Sendable {
     let daemon: String
-    let packageRoot: URL
     let scale: Scale
     /// Seeds the fuzzer and the kill times, and is printed: a failure replays.
     let seed: UInt64

@@ -66,7 +66,7 @@ struct Mutation {
 /// every acknowledged mutation must be there, the state file must load, and
 /// no temporary file may be left.
 func crashCase(_ context: StressContext) async throws -> CaseResult {
-    let stage = try await Stage.start("crash", daemon: context.daemon, packageRoot: context.packageRoot)
+    let stage = try await Stage.start("crash", daemon: context.daemon)
     defer { Task { await stage.stop() } }
     var random = SeededRandom(seed: context.seed)
     var acknowledged = Acknowledged()

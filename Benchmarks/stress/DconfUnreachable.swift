@@ -9,7 +9,7 @@ import GuidedAccessContract
 /// published value stays and no signal goes out; a service-kept feature is
 /// acknowledged; after kill -9 and restart every acknowledged value is there.
 func dconfUnreachableCase(_ context: StressContext) async throws -> CaseResult {
-    let stage = try await Stage.start("dconf-unreachable", daemon: context.daemon, packageRoot: context.packageRoot,
+    let stage = try await Stage.start("dconf-unreachable", daemon: context.daemon,
                                       Stage.Options(dconf: true, dconfActivatable: false))
     defer { Task { await stage.stop() } }
     let admin = try stage.proxy()

@@ -10,7 +10,7 @@ import GuidedAccessContract
 /// `gsettings get` stay; once the store recovers the next write works, and
 /// after kill -9 and restart every acknowledged value is there.
 func dconfUnwritableCase(_ context: StressContext) async throws -> CaseResult {
-    let stage = try await Stage.start("dconf-unwritable", daemon: context.daemon, packageRoot: context.packageRoot,
+    let stage = try await Stage.start("dconf-unwritable", daemon: context.daemon,
                                       Stage.Options(dconf: true, dconfTmpfsKiB: 256))
     defer { Task { await stage.stop() } }
     let admin = try stage.proxy()

@@ -10,7 +10,7 @@ import GuidedAccessContract
 /// at the old state; once the disk recovers the next mutation must work,
 /// and after a restart nothing acknowledged may be missing.
 func diskFaultsCase(_ context: StressContext) async throws -> CaseResult {
-    let stage = try await Stage.start("disk", daemon: context.daemon, packageRoot: context.packageRoot,
+    let stage = try await Stage.start("disk", daemon: context.daemon,
                                       Stage.Options(stateTmpfsKiB: 512))
     defer { Task { await stage.stop() } }
     let admin = try stage.proxy()

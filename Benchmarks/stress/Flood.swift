@@ -17,7 +17,7 @@ private let floodHeadroomMB = 64.0
 /// another client's `Properties.Get` must stay p99 < 50 ms, and the
 /// daemon's RSS must stay bounded.
 func floodCase(_ context: StressContext) async throws -> CaseResult {
-    let stage = try await Stage.start("flood", daemon: context.daemon, packageRoot: context.packageRoot)
+    let stage = try await Stage.start("flood", daemon: context.daemon)
     defer { Task { await stage.stop() } }
     let reader = try stage.proxy(), flooder = try stage.proxy(timeout: .seconds(120))
     _ = try await flooder.call(Contract.Restrictions.list)

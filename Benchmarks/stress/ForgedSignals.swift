@@ -2,6 +2,7 @@
 import DBusKit
 import DBusTesting
 import Foundation
+import GuidedAccessTesting
 import GuidedAccess
 import GuidedAccessContract
 import Locking
@@ -11,7 +12,7 @@ import Locking
 /// listeners. The client library and `guided-access monitor` must ignore
 /// every one of them, and still see the service's own (the control).
 func forgedSignalsCase(_ context: StressContext) async throws -> CaseResult {
-    let stage = try await Stage.start("forged", daemon: context.daemon, packageRoot: context.packageRoot)
+    let stage = try await Stage.start("forged", daemon: context.daemon)
     defer { Task { await stage.stop() } }
     let admin = try stage.proxy()
     let appConnection = try stage.connect()
@@ -28,7 +29,7 @@ func forgedSignalsCase(_ context: StressContext) async throws -> CaseResult {
     }
     try await Task.sleep(for: .seconds(1))  // the monitor subscribes
 
-    let forger = context.packageRoot.appendingPathComponent("Benchmarks/stress/forge-signals.py").path
+    let forger = Project.root.appendingPathComponent("Benchmarks/stress/forge-signals.py").path
     let rounds = context.scale.forgedSignals / 8
     let sent = try await ProcessRunner.runSucceeding(["/usr/bin/python3", forger, stage.fixture.address,
                                                       appConnection.uniqueName.rawValue, String(rounds)],

@@ -2,6 +2,7 @@
 import DBusKit
 import DBusTesting
 import Foundation
+import GuidedAccessTesting
 import GuidedAccessContract
 
 /// A seeded generator (SplitMix64): a failing run is replayed with `--seed`.
@@ -222,7 +223,7 @@ struct CallFuzzer {
 /// named error; the daemon must live, and its RSS after a settle be at most
 /// 1.2× what it was before (issue 29).
 func fuzzCase(_ context: StressContext) async throws -> CaseResult {
-    let stage = try await Stage.start("fuzz", daemon: context.daemon, packageRoot: context.packageRoot,
+    let stage = try await Stage.start("fuzz", daemon: context.daemon,
                                       Stage.Options(passcodeCost: 1))
     defer { Task { await stage.stop() } }
     let owner = try stage.proxy()
@@ -230,7 +231,7 @@ func fuzzCase(_ context: StressContext) async throws -> CaseResult {
         RestrictionEntry(identifier: "org.stress.fuzz.r\($0)", text: "Fuzzed \($0)", detail: "")
     })
     let paths = registered + ["/", "/org/guidedaccess/GuidedAccess1/restrictions/nope", "/org/example/Unknown"]
-    let members = try ContractMember.load(from: context.packageRoot.appendingPathComponent("dbus"))
+    let members = try ContractMember.load(from: Project.root.appendingPathComponent("dbus"))
     var fuzzer = CallFuzzer(random: SeededRandom(seed: context.seed), members: members, paths: paths)
     let connections = try (0..<4).map { _ in try stage.connect() }
     // Batches of 1,000, built as they go: a built call holds its values twice.

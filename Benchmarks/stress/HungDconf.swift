@@ -9,7 +9,7 @@ import GuidedAccessContract
 /// `Get BoldText`, `GetState` and `Get Zoom` must stay fast with none timing
 /// out; after SIGCONT the write must take effect, and `gsettings get` agree.
 func hungDconfCase(_ context: StressContext) async throws -> CaseResult {
-    let stage = try await Stage.start("hung-dconf", daemon: context.daemon, packageRoot: context.packageRoot,
+    let stage = try await Stage.start("hung-dconf", daemon: context.daemon,
                                       Stage.Options(dconf: true))
     defer { Task { await stage.stop() } }
     let writer = try stage.proxy(timeout: .seconds(60))

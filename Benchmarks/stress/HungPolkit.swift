@@ -14,7 +14,7 @@ private let polkitTimeout = 3.0
 /// timeout (plus 2 s of slack); no session may start; after SIGCONT the
 /// next `Start` must work.
 func hungPolkitCase(_ context: StressContext) async throws -> CaseResult {
-    let stage = try await Stage.start("hung-polkit", daemon: context.daemon, packageRoot: context.packageRoot,
+    let stage = try await Stage.start("hung-polkit", daemon: context.daemon,
                                       Stage.Options(polkitTimeout: polkitTimeout))
     defer { Task { await stage.stop() } }
     let polkit = try stage.fixture.polkit ?? { throw DaemonFixture.Failure("no polkitd") }()

@@ -17,7 +17,7 @@ private let perAppCap = 256
 /// An app is an executable: each app here is a hard link of this program
 /// under its own name, run in `--hold-registrations` mode.
 func limitsCase(_ context: StressContext) async throws -> CaseResult {
-    let stage = try await Stage.start("limits", daemon: context.daemon, packageRoot: context.packageRoot,
+    let stage = try await Stage.start("limits", daemon: context.daemon,
                                       Stage.Options(managedConfig: #"{"Limits": {"PerApp": \#(perAppCap)}}"#))
     defer { Task { await stage.stop() } }
     let apps = try makeApps(context.scale.limitApps)

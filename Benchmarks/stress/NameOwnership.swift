@@ -13,10 +13,10 @@ import GuidedAccessContract
 /// requests it without `ALLOW_REPLACEMENT`, so only a disconnection ends
 /// its ownership.
 func nameOwnershipCase(_ context: StressContext) async throws -> CaseResult {
-    let stage = try await Stage.start("names", daemon: context.daemon, packageRoot: context.packageRoot)
+    let stage = try await Stage.start("names", daemon: context.daemon)
     defer { Task { await stage.stop() } }
-    let argv = stage.fixture.configuration.arguments(stage.fixture)
-    let second = try await ProcessRunner.run(argv, environment: ["GSETTINGS_BACKEND": "memory"], timeout: .seconds(20))
+    let argv = stage.fixture.commandLine().argv
+    let second = try await ProcessRunner.run(argv, environment: stage.fixture.options.environment, timeout: .seconds(20))
     let firstOwner = try await stage.connect().owner(of: .guidedAccess)
     let namesOwner = second.stderr.contains(firstOwner?.rawValue ?? "?")
 
@@ -28,20 +28,19 @@ func nameOwnershipCase(_ context: StressContext) async throws -> CaseResult {
         bus = dbus.bus.BusConnection(sys.argv[1])
         m = SignalMessage("/org/freedesktop/DBus", "org.freedesktop.DBus", "NameLost")
         m.set_destination(sys.argv[2])
-        m.append("org.guidedaccess.GuidedAccess1", signature="s")
+        m.append(sys.argv[3], signature="s")
         bus.send_message(m)
         bus.flush()
-        """, stage.fixture.address, daemonName])
+        """, stage.fixture.address, daemonName, GuidedAccessBus.name])
     try await Task.sleep(for: .milliseconds(500))
     let servesAfterForgery = await stage.daemonServes()
 
     // The bus goes away under a daemon of its own.
     let bus = try PrivateBus.startSession()
     defer { bus.stop() }
-    var lonely = argv
-    lonely[lonely.firstIndex(of: "--address")! + 1] = bus.address
+    let lonely = stage.fixture.commandLine(address: bus.address).argv
     let lonelyRun = Task {
-        try await ProcessRunner.run(lonely, environment: ["GSETTINGS_BACKEND": "memory"], timeout: .seconds(30))
+        try await ProcessRunner.run(lonely, environment: stage.fixture.options.environment, timeout: .seconds(30))
     }
     let watcher = try Connection(.address(bus.address))
     for _ in 0..<500 where try await watcher.owner(of: .guidedAccess) == nil {

@@ -14,7 +14,7 @@ private let fsyncDelayMilliseconds = 200
 /// fast; writers queue; after kill -9 every acknowledged state is on disk.
 func slowDiskCase(_ context: StressContext) async throws -> CaseResult {
     let stage = try await Stage.start(
-        "slow-disk", daemon: context.daemon, packageRoot: context.packageRoot,
+        "slow-disk", daemon: context.daemon,
         Stage.Options(environment: ["GUIDED_ACCESS_TEST_FSYNC_DELAY_MS": String(fsyncDelayMilliseconds)]))
     defer { Task { await stage.stop() } }
     let writesEach = context.scale.name == "long" ? 10 : 3

@@ -3,14 +3,14 @@ import DBusKit
 import DBusTesting
 import Foundation
 import GuidedAccessContract
+import GuidedAccessTesting
 
 /// One case's private world: a session bus, a real polkitd on a private
 /// system bus (so: root) and the release daemon on its own state directory.
 /// Every case starts a stage of its own, so no case sees another's faults.
 final class Stage: Sendable {
-    let fixture: DaemonFixture
-    let stateDirectory: URL
-    let daemon: String
+    let fixture: DaemonUnderTest
+    var stateDirectory: URL { fixture.stateDirectory }
 
     /// What a case may change about the daemon it runs.
     struct Options {
@@ -33,31 +33,27 @@ final class Stage: Sendable {
         var environment: [String: String] = [:]
     }
 
-    static func start(_ name: String, daemon: String, packageRoot: URL, _ options: Options = Options()) async throws -> Stage {
+    static func start(_ name: String, daemon: String, _ options: Options = Options()) async throws -> Stage {
         let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("ga-stress-\(getpid())-\(name)")
         let state = root.appendingPathComponent("state")
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         if let kib = options.stateTmpfsKiB {
             try await ProcessRunner.runSucceeding(["mount", "-t", "tmpfs", "-o", "size=\(kib)k,mode=0700", "ga-stress", state.path])
         }
-        let managed = root.appendingPathComponent("managed.json")
-        try options.managedConfig.write(to: managed, atomically: true, encoding: .utf8)
-        var configuration = DaemonFixture.Configuration(busName: GuidedAccessBus.name, directory: root) { fixture in
-            var argv = [daemon, "--address", fixture.address, "--state-dir", state.path, "--managed-config", managed.path,
-                        "--polkit-address", fixture.polkitAddress, "--polkit-timeout", String(options.polkitTimeout)]
-            if let cost = options.passcodeCost { argv += ["--passcode-cost", String(cost)] }
-            return argv
-        }
-        configuration.polkit = .real(policyFiles: [packageRoot.appendingPathComponent("polkit/org.guidedaccess.policy")])
-        var desktop = ["GSETTINGS_BACKEND": "memory"]
+        var daemonOptions = DaemonUnderTest.Options()
+        daemonOptions.executable = daemon
+        daemonOptions.polkit = .real()
+        daemonOptions.polkitTimeout = options.polkitTimeout
+        daemonOptions.passcodeCost = options.passcodeCost
+        daemonOptions.managedConfig = options.managedConfig
+        var desktop = DaemonCommandLine.environment
         if options.dconf {
             desktop = try await stageDconf(root, options)
-            configuration.serviceDirectories = [root.appendingPathComponent("services").path]
-            configuration.busEnvironment = desktop
+            daemonOptions.serviceDirectories = [root.appendingPathComponent("services").path]
+            daemonOptions.busEnvironment = desktop
         }
-        configuration.environment = desktop.merging(options.environment) { $1 }
-        return Stage(fixture: try await DaemonFixture.start(configuration), stateDirectory: state, daemon: daemon,
-                     desktop: desktop)
+        daemonOptions.environment = desktop.merging(options.environment) { $1 }
+        return Stage(fixture: try await DaemonUnderTest.start(daemonOptions, in: root), desktop: desktop)
     }
 
     /// XDG directories of the stage's own, and dconf-service activatable on its bus (unless told not to).
@@ -81,10 +77,8 @@ final class Stage: Sendable {
     /// What GLib clients need to see the stage's settings: its backend, XDG directories and bus.
     let desktop: [String: String]
 
-    private init(fixture: DaemonFixture, stateDirectory: URL, daemon: String, desktop: [String: String]) {
+    private init(fixture: DaemonUnderTest, desktop: [String: String]) {
         self.fixture = fixture
-        self.stateDirectory = stateDirectory
-        self.daemon = daemon
         self.desktop = desktop
     }
 

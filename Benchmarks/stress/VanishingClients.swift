@@ -13,7 +13,7 @@ import GuidedAccessContract
 /// of apps that left (by design, `RememberedTitles`) stop growing after
 /// the warm-up round; the baseline is taken after it.
 func vanishingClientsCase(_ context: StressContext) async throws -> CaseResult {
-    let stage = try await Stage.start("vanishing", daemon: context.daemon, packageRoot: context.packageRoot)
+    let stage = try await Stage.start("vanishing", daemon: context.daemon)
     defer { Task { await stage.stop() } }
     let observer = try stage.proxy()
     var inFlightAtClose = 0

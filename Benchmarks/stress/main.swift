@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import DBusTesting
 import Foundation
+import GuidedAccessTesting
 
 // The stress suite: real faults made to the release daemon, each case on
 // private buses of its own with a real polkitd (so: root). It prints one
@@ -24,8 +25,7 @@ if let reason = PolkitTestAuthority.skipReason {
     exit(2)
 }
 let context = StressContext(
-    daemon: Measuring.daemonPath(arguments),
-    packageRoot: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent(),
+    daemon: Project.benchmarkedDaemon(arguments),
     scale: arguments.contains("--long") ? .long : .short,
     seed: option("--seed").flatMap { UInt64($0) } ?? UInt64.random(in: 1...999_999))
 let selected = option("--only").map { Set($0.split(separator: ",").map(String.init)) }

@@ -260,17 +260,3 @@ private enum GNUFunctions {
         return unsafeBitCast(pointer, to: T.self)
     }
 }
-
-/// A lock-protected mutable value; lets otherwise immutable classes be Sendable.
-final class LockedValue<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import DBusKit
 import Foundation
+import Locking
 #if canImport(Glibc)
 import Glibc
-import Locking
 #endif
 
 /// One D-Bus daemon under test with everything around it: its own directory,

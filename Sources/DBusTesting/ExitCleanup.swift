@@ -18,6 +18,7 @@
 // so Ctrl-C on `swift test` reaches the tests but not the watcher.
 
 import Foundation
+import Locking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -57,7 +58,7 @@ final class ExitCleanup: @unchecked Sendable {
         var failed = false
     }
 
-    private let state = LockedValue(State())
+    private let state = Locked(State())
 
     private static let script = #"""
     trap '' INT HUP TERM QUIT PIPE

@@ -17,18 +17,6 @@ public enum Measuring {
         return sorted[max(0, min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1))]
     }
 
-    /// The daemon a benchmark runs: `--daemon PATH`, else `guided-accessd`
-    /// built next to the benchmark. Exits with status 2 and a hint when there is none.
-    public static func daemonPath(_ arguments: [String] = CommandLine.arguments) -> String {
-        let path = arguments.firstIndex(of: "--daemon").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
-            ?? URL(fileURLWithPath: arguments[0]).deletingLastPathComponent().appendingPathComponent("guided-accessd").path
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            print("no daemon at \(path): run `swift build -c release` first, or pass --daemon PATH")
-            exit(2)
-        }
-        return path
-    }
-
     /// Jiffies of all CPUs from `/proc/stat`: (total, stolen by the hypervisor).
     public static func cpuJiffies() -> (total: Double, steal: Double) {
         guard let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
+import Locking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -15,7 +16,7 @@ import Darwin
 /// func deniedForNobody() async throws {
 ///     let polkit = try await PolkitTestAuthority.start(policyFiles: [policyURL], rules: """
 ///         polkit.addRule(function(action, subject) {
-///             if (action.id.indexOf("org.guidedaccess.") == 0 && subject.user == "nobody")
+///             if (action.id.indexOf("org.example.") == 0 && subject.user == "nobody")
 ///                 return polkit.Result.NO;
 ///         });
 ///         """)
@@ -99,15 +100,15 @@ public final class PolkitTestAuthority: Sendable {
         var lockFD: Int32
         var cleanupTokens: [ExitCleanup.Token]
     }
-    private let state: LockedValue<State>
-    private static let counter = LockedValue(0)
+    private let state: Locked<State>
+    private static let counter = Locked(0)
 
     /// Starts a private system bus and polkitd on it.
     ///
     /// - Parameters:
     ///   - policyFiles: `.policy` files to install into `/usr/share/polkit-1/actions/`
-    ///     as `guided-access-test-<pid>-<n>-<name>.policy`.
-    ///   - rules: JavaScript for `/etc/polkit-1/rules.d/49-guided-access-test-<pid>-<n>.rules`
+    ///     as `dbus-testing-<pid>-<n>-<index>-<name>.policy`.
+    ///   - rules: JavaScript for `/etc/polkit-1/rules.d/49-dbus-testing-<pid>-<n>.rules`
     ///     (runs before the distribution's `50-default.rules`), or nil.
     ///   - timeout: how long to wait for `org.freedesktop.PolicyKit1` to get an
     ///     owner (it normally takes well under a second).
@@ -138,7 +139,7 @@ public final class PolkitTestAuthority: Sendable {
             bus = systemBus
 
             let number = counter.withLock { value -> Int in value += 1; return value }
-            let prefix = "guided-access-test-\(getpid())-\(number)"
+            let prefix = "dbus-testing-\(getpid())-\(number)"
             for (index, source) in policyFiles.enumerated() {
                 var name = source.lastPathComponent
                 if !name.hasSuffix(".policy") { name += ".policy" }
@@ -193,7 +194,7 @@ public final class PolkitTestAuthority: Sendable {
         self.polkitdPID = polkitdPID
         self.installedFiles = installedFiles
         self.logFileURL = logFileURL
-        self.state = LockedValue(State(lockFD: lockFD, cleanupTokens: cleanupTokens))
+        self.state = Locked(State(lockFD: lockFD, cleanupTokens: cleanupTokens))
     }
 
     /// Writes a file with mode 0644 (polkitd reads it as user `polkitd`),

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
+import Locking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -62,7 +63,7 @@ public final class PrivateBus: Sendable {
         var exitStatus: Int32? = nil
         var cleanupTokens: [ExitCleanup.Token] = []
     }
-    private let state: LockedValue<State>
+    private let state: Locked<State>
 
     /// Environment variables pointing clients at this bus:
     /// `DBUS_SESSION_BUS_ADDRESS` (session) or `DBUS_SYSTEM_BUS_ADDRESS` (system).
@@ -83,14 +84,22 @@ public final class PrivateBus: Sendable {
     ///     bus-activated services inherit (e.g. a state directory override).
     ///     The daemon itself sets `DBUS_SESSION_BUS_ADDRESS` and
     ///     `DBUS_STARTER_ADDRESS` for activated services.
+    ///   - inheritsEnvironment: false gives the daemon `environment` alone,
+    ///     not added to this process's, so activated services see only what
+    ///     a desktop session would give them.
+    ///   - asUnprivileged: run the daemon, and so everything it activates, as
+    ///     `nobody` (``ProcessRunner/asUnprivileged(_:)``; needs root); its
+    ///     directory then belongs to `nobody`, who creates the socket there.
     ///   - startupTimeout: how long to wait for the daemon to print its address.
     public static func startSession(
         serviceDirectories: [String] = [],
         environment: [String: String] = [:],
+        inheritsEnvironment: Bool = true,
+        asUnprivileged: Bool = false,
         startupTimeout: Duration = .seconds(5)
     ) throws -> PrivateBus {
-        try start(kind: .session, serviceDirectories: serviceDirectories,
-                  environment: environment, startupTimeout: startupTimeout)
+        try start(kind: .session, serviceDirectories: serviceDirectories, environment: environment,
+                  inheritsEnvironment: inheritsEnvironment, asUnprivileged: asUnprivileged, startupTimeout: startupTimeout)
     }
 
     /// Starts a private bus of type `system`, with the same permissive policy,
@@ -102,7 +111,7 @@ public final class PrivateBus: Sendable {
         startupTimeout: Duration = .seconds(5)
     ) throws -> PrivateBus {
         try start(kind: .system, serviceDirectories: [], environment: environment,
-                  startupTimeout: startupTimeout)
+                  inheritsEnvironment: true, asUnprivileged: false, startupTimeout: startupTimeout)
     }
 
     /// The configuration file text for a private bus.
@@ -149,6 +158,8 @@ public final class PrivateBus: Sendable {
         kind: Kind,
         serviceDirectories: [String],
         environment: [String: String],
+        inheritsEnvironment: Bool,
+        asUnprivileged: Bool,
         startupTimeout: Duration
     ) throws -> PrivateBus {
         guard let daemon = ChildProcess.findExecutable("dbus-daemon") else {
@@ -164,6 +175,9 @@ public final class PrivateBus: Sendable {
         }
         let directory = String(cString: made)
         chmod(directory, 0o755)
+        if asUnprivileged {
+            chown(directory, ProcessRunner.unprivilegedID, ProcessRunner.unprivilegedID)
+        }
         let cleanupDirectory = ExitCleanup.shared.register(.path(directory))
         var succeeded = false
         defer {
@@ -183,7 +197,7 @@ public final class PrivateBus: Sendable {
             throw StartupError(description: "cannot write bus configuration \(configPath): \(error)")
         }
 
-        var daemonEnvironment = ChildProcess.currentEnvironment()
+        var daemonEnvironment = inheritsEnvironment ? ChildProcess.currentEnvironment() : [:]
         // Never let anything inherit a way to the real buses by accident.
         daemonEnvironment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
         daemonEnvironment.removeValue(forKey: "DBUS_SYSTEM_BUS_ADDRESS")
@@ -205,10 +219,11 @@ public final class PrivateBus: Sendable {
             close(logFD)
             if devNull >= 0 { close(devNull) }
         }
+        let command = [daemon, "--config-file=\(configPath)", "--nofork", "--print-address=3"]
         let pid: pid_t
         do {
             pid = try ChildProcess.spawn(SpawnRequest(
-                argv: [daemon, "--config-file=\(configPath)", "--nofork", "--print-address=3"],
+                argv: asUnprivileged ? ProcessRunner.asUnprivileged(command) : command,
                 environment: daemonEnvironment,
                 descriptors: [0: devNull, 1: logFD, 2: logFD, 3: addressPipe.write]
             ))
@@ -274,7 +289,7 @@ public final class PrivateBus: Sendable {
         self.directory = directory
         self.socketPath = socketPath
         self.logFileURL = logFileURL
-        self.state = LockedValue(State(stopped: false, exitStatus: nil, cleanupTokens: cleanupTokens))
+        self.state = Locked(State(stopped: false, exitStatus: nil, cleanupTokens: cleanupTokens))
     }
 
     /// True until `stop()` is called or the daemon exits on its own.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
+import Locking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -9,7 +10,7 @@ import Darwin
 #endif
 
 /// Runs command-line tools from tests: `busctl`, `gdbus`, `dbus-send`,
-/// `python3`, the built `guided-access` CLI, ...
+/// `python3`, the program under test, ...
 ///
 /// Each child runs in its own process group with a clean signal mask and no
 /// inherited descriptors besides stdin/stdout/stderr. Output is read
@@ -193,7 +194,7 @@ private final class RunningChild: @unchecked Sendable {
     private let stdinFD: Int32
     private let stdinData: [UInt8]
     private let timeoutSeconds: Double
-    private let cancelled = LockedValue(false)
+    private let cancelled = Locked(false)
 
     init(pid: pid_t, stdoutFD: Int32, stderrFD: Int32, stdinFD: Int32, stdinData: [UInt8], timeoutSeconds: Double) {
         self.pid = pid

@@ -1,27 +1,28 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import DBusTesting
 import Foundation
+import GuidedAccessTesting
 import Testing
 
 /// The daemon's own option parsing, as a person at a terminal sees it, and
 /// its manual page listing the same options.
-@Suite("Daemon command line", .timeLimit(.minutes(1)), .enabled(if: Requirements.canRunDaemon, Requirements.daemonReason))
+@Suite("Daemon command line", .timeLimit(.minutes(1)), .enabled(if: Requirements.canRunDaemon, .daemonReason))
 struct DaemonCommandLineTests {
     static let options = ["--address", "--state-dir", "--managed-config", "--polkit-address", "--polkit-timeout",
                           "--print-introspection", "--version", "--help"]
 
     @Test("--help lists every option, and docs/guided-accessd.8 documents each")
     func helpAndManualPage() async throws {
-        let help = try await ProcessRunner.run([Paths.daemon, "--help"])
+        let help = try await ProcessRunner.run([Project.daemon, "--help"])
         #expect(help.status == 0)
-        let page = try String(contentsOf: Paths.packageRoot.appendingPathComponent("docs/guided-accessd.8"), encoding: .utf8)
+        let page = try String(contentsOf: Project.root.appendingPathComponent("docs/guided-accessd.8"), encoding: .utf8)
             .replacingOccurrences(of: "\\-", with: "-")
         for option in Self.options {
             #expect(help.stdout.contains(option), "--help does not list \(option)")
             #expect(page.contains(option), "docs/guided-accessd.8 does not document \(option)")
         }
         #expect(!help.stdout.contains("passcode-cost") && !help.stdout.contains("passcode-iterations"), "a test-only option is listed")
-        let version = try await ProcessRunner.run([Paths.daemon, "--version"])
+        let version = try await ProcessRunner.run([Project.daemon, "--version"])
         #expect(version.status == 0 && version.stdout == "1.0.0\n")
     }
 
@@ -37,7 +38,7 @@ struct DaemonCommandLineTests {
         (["--print-introspection=yes"], "'--print-introspection' takes no value"),
     ])
     func usageErrors(arguments: [String], message: String) async throws {
-        let result = try await ProcessRunner.run([Paths.daemon] + arguments)
+        let result = try await ProcessRunner.run([Project.daemon] + arguments)
         #expect(result.status == 64)
         #expect(result.stderr.contains("guided-accessd: error: \(message)"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
@@ -50,7 +51,7 @@ struct DaemonCommandLineTests {
         // No bus at this address: both spellings get as far as connecting, and fail there alike.
         for argv in [["--address=unix:path=\(directory.path)/none", "--state-dir=\(directory.path)"],
                      ["--address", "unix:path=\(directory.path)/none", "--state-dir", directory.path]] {
-            let result = try await ProcessRunner.run([Paths.daemon] + argv)
+            let result = try await ProcessRunner.run([Project.daemon] + argv)
             #expect(result.status == 1)
             #expect(result.stderr.contains("cannot start") && result.stderr.contains("\(directory.path)/none"), "\(result.stderr)")
         }

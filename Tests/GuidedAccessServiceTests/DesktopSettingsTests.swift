@@ -2,6 +2,8 @@
 import DBusKit
 import DBusTesting
 import Foundation
+import GuidedAccessContract
+import GuidedAccessTesting
 import Testing
 
 /// Features and system restrictions live in the desktop's real settings:
@@ -56,24 +58,24 @@ struct DesktopSettingsTests {
     func outsideChangesAreRelayed() async throws {
         let userDatabase = DesktopEnvironment.userDatabaseStamp
         try await withHarness { h in
-            let sources = try await h.connect().property(GA.features, "Sources", as: [String: String].self)
+            let sources = try await h.connect().property(.features, "Sources", as: [String: String].self)
             for (feature, schema, key, _, _) in Self.featureKeys {
                 #expect(sources[feature] == "gsettings:\(schema)/\(key)", "\(feature)")
             }
             #expect(sources["BoldText"] == "service")
             #expect(sources.count == 27)
-            let systemSources = try await h.connect().property(GA.session, "SystemRestrictionSources", as: [String: String].self)
+            let systemSources = try await h.connect().property(.session, "SystemRestrictionSources", as: [String: String].self)
             #expect(systemSources["keyboards"] == "published")
             #expect(systemSources["notifications"] == "gsettings:org.gnome.desktop.notifications/show-banners")
             #expect(systemSources["app-switching"]?.contains("gsettings:org.gnome.shell.keybindings/toggle-overview") == true)
 
             let watcher = try h.connect()
             let changes = try await watcher.signals(MatchRule(
-                path: ObjectPath(validating: GA.path), interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
+                path: ObjectPath(validating: GuidedAccessBus.objectPath), interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
             for (feature, schema, key, on, off) in Self.featureKeys {
                 try await h.gsettingsSet(schema, key, on)
                 #expect(await nextFeatureChange(changes, feature) == true, "\(feature) on")
-                #expect(try await watcher.property(GA.features, feature) == .bool(true))
+                #expect(try await watcher.property(.features, feature) == .bool(true))
                 try await h.gsettingsSet(schema, key, off)
                 #expect(await nextFeatureChange(changes, feature) == false, "\(feature) off")
             }
@@ -92,19 +94,19 @@ struct DesktopSettingsTests {
     }
 
     @Test("SetFeature and ConfigureForGuidedAccess write each mapped key, both ways",
-          .enabled(if: canRun && Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: canRun && Requirements.canRunPolkit, .polkitReason))
     func setFeatureWritesTheKey() async throws {
         try await withHarness(.init(polkit: .real())) { h in
             for (feature, schema, key, on, off) in Self.featureKeys {
-                let set = try await h.busctlCall(GA.features, "SetFeature", ["sb", feature, "true"])
+                let set = try await h.busctlCall(.features, "SetFeature", ["sb", feature, "true"])
                 #expect(set.ok, "\(set)")
                 #expect(try await h.gsettingsGet(schema, key) == on, "\(feature)")
-                #expect(try await h.busctl(getProperty(GA.features, feature)).output == "b true")
-                #expect(try await h.busctlCall(GA.features, "SetFeature", ["sb", feature, "false"]).ok)
+                #expect(try await h.busctl(getProperty(.features, feature)).output == "b true")
+                #expect(try await h.busctlCall(.features, "SetFeature", ["sb", feature, "false"]).ok)
                 #expect(try await h.gsettingsGet(schema, key) == off, "\(feature)")
             }
-            #expect(try await h.gdbus(GA.session, "Start", ["'org.example.Reader'", "{}"]).ok)
-            let configure = try await h.gdbus(GA.features, "ConfigureForGuidedAccess", ["['zoom', 'grayscale']", "true"])
+            #expect(try await h.gdbus(.session, "Start", ["'org.example.Reader'", "{}"]).ok)
+            let configure = try await h.gdbus(.features, "ConfigureForGuidedAccess", ["['zoom', 'grayscale']", "true"])
             #expect(configure.ok, "\(configure)")
             #expect(try await h.gsettingsGet("org.gnome.desktop.a11y.applications", "screen-magnifier-enabled") == "true")
             #expect(try await h.gsettingsGet("org.gnome.desktop.a11y.magnifier", "color-saturation") == "0.0")
@@ -112,7 +114,7 @@ struct DesktopSettingsTests {
     }
 
     @Test("a session writes every restriction key after saving the originals; outside loosening is put back; End restores exactly",
-          .enabled(if: canRun && Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: canRun && Requirements.canRunPolkit, .polkitReason))
     func sessionAppliesAndRestores() async throws {
         try await withHarness(.init(polkit: .real())) { h in
             // Some keys carry the user's own values, the rest are at their defaults.
@@ -121,7 +123,7 @@ struct DesktopSettingsTests {
             try await h.gsettingsSet("org.gnome.desktop.notifications", "show-banners", "true")
             let before = try await h.dconf(["dump", "/"]).stdout
 
-            let start = try await h.gdbus(GA.session, "Start", ["'org.example.Kiosk'", Self.allDenied])
+            let start = try await h.gdbus(.session, "Start", ["'org.example.Kiosk'", Self.allDenied])
             #expect(start.ok, "\(start)")
             try await expectDenied(h)
             let state = try String(contentsOf: h.stateDirectory.appendingPathComponent("state.json"), encoding: .utf8)
@@ -133,7 +135,7 @@ struct DesktopSettingsTests {
                 try await h.gsettingsGet("org.gnome.desktop.notifications", "show-banners") == "false"
             })
 
-            #expect(try await h.gdbus(GA.session, "End", ["{}"]).ok)
+            #expect(try await h.gdbus(.session, "End", ["{}"]).ok)
             #expect(try await h.dconf(["dump", "/"]).stdout == before)
             let after = try String(contentsOf: h.stateDirectory.appendingPathComponent("state.json"), encoding: .utf8)
             #expect(!after.contains("desktopOriginals"))
@@ -141,24 +143,24 @@ struct DesktopSettingsTests {
     }
 
     @Test("kill -9 mid-session: the restarted daemon keeps the keys denied, and End restores the originals",
-          .enabled(if: canRun && Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: canRun && Requirements.canRunPolkit, .polkitReason))
     func killMidSession() async throws {
         try await withHarness(.init(polkit: .real())) { h in
             try await h.gsettingsSet("org.gnome.desktop.lockdown", "disable-log-out", "false")
             let before = try await h.dconf(["dump", "/"]).stdout
-            #expect(try await h.gdbus(GA.session, "Start", ["'org.example.Kiosk'", Self.allDenied]).ok)
+            #expect(try await h.gdbus(.session, "Start", ["'org.example.Kiosk'", Self.allDenied]).ok)
             try await h.killDaemon()
             // Loosened while no daemon runs: the restarted one puts it back.
             try await h.gsettingsSet("org.gnome.desktop.lockdown", "disable-log-out", "false")
             try await h.startDaemon()
             try await expectDenied(h)
-            #expect(try await h.gdbus(GA.session, "End", ["{}"]).ok)
+            #expect(try await h.gdbus(.session, "End", ["{}"]).ok)
             #expect(try await h.dconf(["dump", "/"]).stdout == before)
         }
     }
 
     @Test("kill -9 after the originals were saved and before any key was written: the restart applies, End restores",
-          .enabled(if: canRun && Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: canRun && Requirements.canRunPolkit, .polkitReason))
     func killBetweenSaveAndWrite() async throws {
         try await withHarness(.init(polkit: .real())) { h in
             try await h.gsettingsSet("org.gnome.desktop.notifications", "show-banners", "true")
@@ -166,7 +168,7 @@ struct DesktopSettingsTests {
             // Produce the exact file such a crash leaves: a session start is
             // committed with its originals, then the daemon dies. Here the
             // keys it would have written are put back by hand before it dies.
-            #expect(try await h.gdbus(GA.session, "Start", ["'org.example.Kiosk'", Self.allDenied]).ok)
+            #expect(try await h.gdbus(.session, "Start", ["'org.example.Kiosk'", Self.allDenied]).ok)
             let saved = try Data(contentsOf: h.stateDirectory.appendingPathComponent("state.json"))
             try await h.killDaemon()
             for (_, schema, key, _) in Self.restrictionKeys { _ = try await h.gsettings(["reset", schema, key]) }
@@ -176,7 +178,7 @@ struct DesktopSettingsTests {
 
             try await h.startDaemon()
             try await expectDenied(h)
-            #expect(try await h.gdbus(GA.session, "End", ["{}"]).ok)
+            #expect(try await h.gdbus(.session, "End", ["{}"]).ok)
             #expect(try await h.dconf(["dump", "/"]).stdout == before)
         }
     }
@@ -186,14 +188,14 @@ struct DesktopSettingsTests {
     static let screenLock = ("org.gnome.desktop.screensaver", "lock-enabled")
 
     @Test("auto-lock: idle-delay and lock-enabled written at Start after saving the originals, an outside write put back, End restores exactly",
-          .enabled(if: canRun && Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: canRun && Requirements.canRunPolkit, .polkitReason))
     func autoLockAppliesAndRestores() async throws {
         try await withHarness(.init(polkit: .real())) { h in
             // idle-delay carries the user's own value, lock-enabled is at its default.
             try await h.gsettingsSet(Self.idleDelay.0, Self.idleDelay.1, "600")
             let before = try await h.dconf(["dump", "/"]).stdout
 
-            let start = try await h.gdbus(GA.session, "Start", ["'org.example.Kiosk'", "{'auto-lock': <int64 120>}"])
+            let start = try await h.gdbus(.session, "Start", ["'org.example.Kiosk'", "{'auto-lock': <int64 120>}"])
             #expect(start.ok, "\(start)")
             #expect(try await h.gsettingsGet(Self.idleDelay.0, Self.idleDelay.1) == "uint32 120")
             #expect(try await h.gsettingsGet(Self.screenLock.0, Self.screenLock.1) == "false")
@@ -210,7 +212,7 @@ struct DesktopSettingsTests {
                 return delay == "uint32 120" && lock == "false"
             })
 
-            #expect(try await h.gdbus(GA.session, "End", ["{}"]).ok)
+            #expect(try await h.gdbus(.session, "End", ["{}"]).ok)
             #expect(try await h.dconf(["dump", "/"]).stdout == before)
             let after = try String(contentsOf: h.stateDirectory.appendingPathComponent("state.json"), encoding: .utf8)
             #expect(!after.contains("desktopOriginals"))
@@ -218,30 +220,30 @@ struct DesktopSettingsTests {
     }
 
     @Test("auto-lock -1 or absent (the desktop's own) writes nothing",
-          .enabled(if: canRun && Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: canRun && Requirements.canRunPolkit, .polkitReason))
     func autoLockDesktopWritesNothing() async throws {
         try await withHarness(.init(polkit: .real())) { h in
             try await h.gsettingsSet(Self.idleDelay.0, Self.idleDelay.1, "600")
             let before = try await h.dconf(["dump", "/"]).stdout
             for options in ["{'auto-lock': <int64 -1>}", "{'presentation': <'fullscreen'>}"] {
-                #expect(try await h.gdbus(GA.session, "Start", ["'org.example.Kiosk'", options]).ok)
-                #expect(try await h.connect().property(GA.session, "AutoLock") == .int64(-1))
+                #expect(try await h.gdbus(.session, "Start", ["'org.example.Kiosk'", options]).ok)
+                #expect(try await h.connect().property(.session, "AutoLock") == .int64(-1))
                 #expect(try await h.dconf(["dump", "/"]).stdout == before, "\(options)")
                 let state = try String(contentsOf: h.stateDirectory.appendingPathComponent("state.json"), encoding: .utf8)
                 #expect(!state.contains("desktopOriginals"), "\(options)")
-                #expect(try await h.gdbus(GA.session, "End", ["{}"]).ok)
+                #expect(try await h.gdbus(.session, "End", ["{}"]).ok)
                 #expect(try await h.dconf(["dump", "/"]).stdout == before, "\(options)")
             }
         }
     }
 
     @Test("auto-lock and kill -9 mid-session: the restarted daemon keeps the keys, End leaves dconf exactly as before",
-          .enabled(if: canRun && Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: canRun && Requirements.canRunPolkit, .polkitReason))
     func autoLockSurvivesKill() async throws {
         try await withHarness(.init(polkit: .real())) { h in
             try await h.gsettingsSet(Self.screenLock.0, Self.screenLock.1, "true")
             let before = try await h.dconf(["dump", "/"]).stdout
-            let start = try await h.gdbus(GA.session, "Start", ["'org.example.Kiosk'", "{'auto-lock': <int64 0>, "
+            let start = try await h.gdbus(.session, "Start", ["'org.example.Kiosk'", "{'auto-lock': <int64 0>, "
                                                                 + "'system-restrictions': <{'notifications': 'deny'}>}"])
             #expect(start.ok, "\(start)")
             #expect(try await h.gsettingsGet(Self.idleDelay.0, Self.idleDelay.1) == "uint32 0")
@@ -252,24 +254,24 @@ struct DesktopSettingsTests {
             try await h.startDaemon()
             #expect(try await h.gsettingsGet(Self.idleDelay.0, Self.idleDelay.1) == "uint32 0")
             #expect(try await h.gsettingsGet(Self.screenLock.0, Self.screenLock.1) == "false")
-            #expect(try await h.connect().property(GA.session, "AutoLock") == .int64(0))
-            #expect(try await h.gdbus(GA.session, "End", ["{}"]).ok)
+            #expect(try await h.connect().property(.session, "AutoLock") == .int64(0))
+            #expect(try await h.gdbus(.session, "End", ["{}"]).ok)
             #expect(try await h.dconf(["dump", "/"]).stdout == before)
         }
     }
 
     @Test("auto-lock without the session and screensaver schemas: the session starts, nothing is written, logged once",
-          .enabled(if: canRun && Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: canRun && Requirements.canRunPolkit, .polkitReason))
     func autoLockWithoutSchemas() async throws {
         let data = try await Self.onlyInterfaceSchemas()
         defer { try? FileManager.default.removeItem(at: data) }
         try await withHarness(.init(polkit: .real(), schemaDataDirectories: data.path)) { h in
             let before = try await h.dconf(["dump", "/"]).stdout
-            let start = try await h.gdbus(GA.session, "Start", ["'org.example.Kiosk'", "{'auto-lock': <int64 60>}"])
+            let start = try await h.gdbus(.session, "Start", ["'org.example.Kiosk'", "{'auto-lock': <int64 60>}"])
             #expect(start.ok, "\(start)")
-            #expect(try await h.connect().property(GA.session, "AutoLock") == .int64(60))
+            #expect(try await h.connect().property(.session, "AutoLock") == .int64(60))
             #expect(try await h.dconf(["dump", "/"]).stdout == before)
-            #expect(try await h.gdbus(GA.session, "End", ["{}"]).ok)
+            #expect(try await h.gdbus(.session, "End", ["{}"]).ok)
             for schema in [Self.idleDelay.0, Self.screenLock.0] {
                 #expect(h.log().components(separatedBy: "schema \(schema) is not installed").count == 2, "logged once: \(h.log())")
             }
@@ -290,7 +292,7 @@ struct DesktopSettingsTests {
                 try await h.gsettingsGet("org.gnome.desktop.a11y.applications", "screen-magnifier-enabled") == "true"
             })
             print("locked Zoom put back after \(clock.now - started)")
-            #expect(try await h.connect().property(GA.features, "Zoom") == .bool(true))
+            #expect(try await h.connect().property(.features, "Zoom") == .bool(true))
             #expect(h.auditRecords().contains { ($0["action"] as? String) == "restore-locked-feature" && ($0["target"] as? String) == "Zoom=true" })
         }
     }
@@ -303,11 +305,11 @@ struct DesktopSettingsTests {
 
         try await withHarness(.init(schemaDataDirectories: data.path)) { h in
             let client = try h.connect()
-            let sources = try await client.property(GA.features, "Sources", as: [String: String].self)
+            let sources = try await client.property(.features, "Sources", as: [String: String].self)
             #expect(sources["ReduceMotion"] == "gsettings:org.gnome.desktop.interface/enable-animations")
             #expect(sources["Zoom"] == "service")
             #expect(sources["VisualBell"] == "service")
-            let system = try await client.property(GA.session, "SystemRestrictionSources", as: [String: String].self)
+            let system = try await client.property(.session, "SystemRestrictionSources", as: [String: String].self)
             #expect(system.values.allSatisfy { $0 == "published" }, "\(system)")
             #expect(h.log().contains("schema org.gnome.desktop.a11y.applications is not installed"))
             #expect(h.log().components(separatedBy: "org.gnome.desktop.a11y.applications is not installed").count == 2, "logged once")
@@ -323,24 +325,24 @@ struct DesktopSettingsTests {
             // Activated from the test's servicedir, with the test's settings.
             #expect(try await h.busctl(["get-property"] + atspi).output == "b false")
             #expect(try await h.busctl(["set-property"] + atspi + ["b", "true"]).ok)
-            #expect(try await eventually(timeout: .seconds(2)) { try await client.property(GA.features, "ScreenReader") == .bool(true) })
+            #expect(try await eventually(timeout: .seconds(2)) { try await client.property(.features, "ScreenReader") == .bool(true) })
             try await h.gsettingsSet("org.gnome.desktop.a11y.applications", "screen-reader-enabled", "false")
             #expect(try await eventually(timeout: .seconds(2)) {
                 let atspiValue = try await h.busctl(["get-property"] + atspi).output
-                let ours = try await client.property(GA.features, "ScreenReader")
+                let ours = try await client.property(.features, "ScreenReader")
                 return atspiValue == "b false" && ours == .bool(false)
             })
         }
     }
 
-    @Test("GSETTINGS_BACKEND=keyfile: the same keys, in GLib's keyfile", .enabled(if: Requirements.canRunDaemon, Requirements.daemonReason))
+    @Test("GSETTINGS_BACKEND=keyfile: the same keys, in GLib's keyfile", .enabled(if: Requirements.canRunDaemon, .daemonReason))
     func keyfileBackend() async throws {
         try await withHarness(.init(settings: .keyfile)) { h in
             let client = try h.connect()
-            #expect(try await client.property(GA.features, "Sources", as: [String: String].self)["Zoom"]
+            #expect(try await client.property(.features, "Sources", as: [String: String].self)["Zoom"]
                     == "gsettings:org.gnome.desktop.a11y.applications/screen-magnifier-enabled")
             try await h.gsettingsSet("org.gnome.desktop.a11y.applications", "screen-magnifier-enabled", "true")
-            #expect(try await eventually(timeout: .seconds(5)) { try await client.property(GA.features, "Zoom") == .bool(true) })
+            #expect(try await eventually(timeout: .seconds(5)) { try await client.property(.features, "Zoom") == .bool(true) })
             let keyfile = h.desktop.configHome.appendingPathComponent("glib-2.0/settings/keyfile")
             #expect((try? String(contentsOf: keyfile, encoding: .utf8))?.contains("screen-magnifier-enabled=true") == true)
         }
@@ -373,7 +375,7 @@ private func expectDenied(_ h: Harness) async throws {
 /// The value of `feature` in the next PropertiesChanged of Features1 that names it.
 private func nextFeatureChange(_ stream: AsyncStream<Message>, _ feature: String) async -> Bool? {
     while let message = await next(stream, timeout: .seconds(5)) {
-        guard message.arguments.first == .string(GA.features),
+        guard message.arguments.first == .string(ServiceInterface.features.rawValue),
               case .dictionary(_, _, let entries)? = message.arguments.dropFirst().first else { continue }
         for entry in entries where entry.key == .string(feature) {
             if case .variant(.bool(let value)) = entry.value { return value }

@@ -2,6 +2,8 @@
 import DBusKit
 import DBusTesting
 import Foundation
+import GuidedAccessContract
+import GuidedAccessTesting
 import Testing
 
 /// The desktop's store fails (issue 29): dconf-service cannot be started on
@@ -22,41 +24,41 @@ struct DesktopStoreFaultTests {
     }
 
     @Test("dconf unreachable: SetFeature of a GSettings feature is Failed naming the store and key; nothing published; nothing lost after kill -9",
-          .enabled(if: canRun, Requirements.polkitReason))
+          .enabled(if: canRun, .polkitReason))
     func unreachableStoreFails() async throws {
         try await withoutDconfService { h in
             let watcher = try h.connect()
             let changes = try await watcher.signals(MatchRule(
-                path: ObjectPath(validating: GA.path), interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
+                path: ObjectPath(validating: GuidedAccessBus.objectPath), interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
             for feature in ["Zoom", "VisualBell"] {
-                let set = try await h.gdbus(GA.features, "SetFeature", ["'\(feature)'", "true"])
+                let set = try await h.gdbus(.features, "SetFeature", ["'\(feature)'", "true"])
                 #expect(!set.ok)
                 #expect(set.stderr.contains("org.guidedaccess.Error.Failed"), "\(set)")
                 #expect(set.stderr.contains("dconf") && set.stderr.contains("gsettings:org.gnome"), "\(set)")
-                #expect(try await watcher.property(GA.features, feature) == .bool(false))
+                #expect(try await watcher.property(.features, feature) == .bool(false))
             }
             #expect(await collect(changes, for: .milliseconds(500)).isEmpty, "no signal for a value the store did not keep")
             let audit = h.auditRecords().filter { ($0["action"] as? String) == "set-feature" }
             #expect(audit.count == 2 && audit.allSatisfy { ($0["result"] as? String) == "Failed" }, "\(audit)")
             // BoldText is the service's: it is acknowledged and must survive.
-            #expect(try await h.gdbus(GA.features, "SetFeature", ["'BoldText'", "true"]).ok)
+            #expect(try await h.gdbus(.features, "SetFeature", ["'BoldText'", "true"]).ok)
             try await h.killDaemon()
             try await h.startDaemon()
             let restarted = try h.connect()
-            #expect(try await restarted.property(GA.features, "Zoom") == .bool(false))
-            #expect(try await restarted.property(GA.features, "VisualBell") == .bool(false))
-            #expect(try await restarted.property(GA.features, "BoldText") == .bool(true))
+            #expect(try await restarted.property(.features, "Zoom") == .bool(false))
+            #expect(try await restarted.property(.features, "VisualBell") == .bool(false))
+            #expect(try await restarted.property(.features, "BoldText") == .bool(true))
         }
     }
 
     @Test("dconf unreachable: a session still starts; SystemRestrictionSources stops naming the keys that did not stick, logged once",
-          .enabled(if: canRun, Requirements.polkitReason))
+          .enabled(if: canRun, .polkitReason))
     func sessionStartsWithoutItsKeys() async throws {
         try await withoutDconfService { h in
-            let start = try await h.gdbus(GA.session, "Start", ["'org.example.Reader'", DesktopSettingsTests.allDenied])
+            let start = try await h.gdbus(.session, "Start", ["'org.example.Reader'", DesktopSettingsTests.allDenied])
             #expect(start.ok, "\(start)")
             #expect(try await h.connect().enabled())
-            let sources = try await h.connect().property(GA.session, "SystemRestrictionSources", as: [String: String].self)
+            let sources = try await h.connect().property(.session, "SystemRestrictionSources", as: [String: String].self)
             #expect(sources["notifications"] == "published", "\(sources)")
             #expect(sources["power-menu"] == "published", "\(sources)")
             let logged = h.log().components(separatedBy: "cannot deny notifications through").count - 1

@@ -2,6 +2,8 @@
 import DBusKit
 import DBusTesting
 import Foundation
+import GuidedAccessContract
+import GuidedAccessTesting
 import Testing
 import GuidedAccessCore
 #if canImport(Glibc)
@@ -12,7 +14,7 @@ import Glibc
 @Suite("Durability", .timeLimit(.minutes(2)))
 struct DurabilityTests {
     @Test("kill -9 during an active session: after a restart on the same state dir the session and restriction states are back",
-          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func killAndRestart() async throws {
         try await withHarness(.init(polkit: .real())) { h in
             let client = try h.connect()
@@ -21,9 +23,9 @@ struct DurabilityTests {
                 iface(bus, RESTRICTIONS).Register(dbus.Array([("com.example.shop.purchase", "Buy", "Pay money")], signature="(sss)"))
                 done(ok=True)
                 """)
-            #expect(try await h.busctlCall(GA.restrictions, "SetState", ["ss", "com.example.shop.purchase", "deny"]).ok)
-            #expect(try await h.gdbus(GA.session, "SetPasscode", ["'13579'"]).ok)
-            let start = try await h.gdbus(GA.session, "Start", [
+            #expect(try await h.busctlCall(.restrictions, "SetState", ["ss", "com.example.shop.purchase", "deny"]).ok)
+            #expect(try await h.gdbus(.session, "SetPasscode", ["'13579'"]).ok)
+            let start = try await h.gdbus(.session, "Start", [
                 "'org.example.Exam'",
                 "{'time-limit': <uint64 3600>, 'system-restrictions': <{'touch': 'deny', 'power-menu': 'deny'}>, "
                     + "'disabled-regions': <[(10, 20, 30, 40)]>, 'restrictions': <{'com.example.shop.refund': 'deny'}>}",
@@ -33,7 +35,7 @@ struct DurabilityTests {
 
             let names = ["Enabled", "State", "App", "StartedAt", "TimeLimit", "SystemRestrictions", "DisabledRegions", "PasscodeSet"]
             var before: [String: DBusValue] = [:]
-            for name in names { before[name] = try await client.property(GA.session, name) }
+            for name in names { before[name] = try await client.property(.session, name) }
             let listBefore = try await client.list()
             #expect(before["State"] == .string("active"))
 
@@ -44,43 +46,43 @@ struct DurabilityTests {
             #expect(h.daemonPID != oldPID)
 
             for name in names {
-                #expect(try await client.property(GA.session, name) == before[name], "\(name)")
+                #expect(try await client.property(.session, name) == before[name], "\(name)")
             }
-            let remaining = try await client.property(GA.session, "TimeRemaining", as: UInt64.self)
+            let remaining = try await client.property(.session, "TimeRemaining", as: UInt64.self)
             #expect(remaining > 3500 && remaining <= 3600)
             #expect(try await client.list() == listBefore)
-            #expect(try await h.gdbus(GA.restrictions, "GetState", ["'com.example.shop.purchase'"]).output == "('deny',)")
-            #expect(try await h.gdbus(GA.restrictions, "GetState", ["'com.example.shop.refund'"]).output == "('deny',)")
-            #expect(try await client.ga(GA.restrictions, "IsAllowed", [.string("com.example.shop.purchase")]) == [.bool(false)])
+            #expect(try await h.gdbus(.restrictions, "GetState", ["'com.example.shop.purchase'"]).output == "('deny',)")
+            #expect(try await h.gdbus(.restrictions, "GetState", ["'com.example.shop.refund'"]).output == "('deny',)")
+            #expect(try await client.ga(.restrictions, "IsAllowed", [.string("com.example.shop.purchase")]) == [.bool(false)])
             // The restriction object is exported again.
-            let path = GA.restrictionPath("com.example.shop.purchase")
-            #expect(try await h.busctl(getProperty(GA.restriction, "State", path: path)).output == #"s "deny""#)
-            #expect(try await h.busctl(getProperty(GA.restriction, "Registered", path: path)).output == "b false")
+            let path = try #require(ObjectPath.restriction("com.example.shop.purchase")).rawValue
+            #expect(try await h.busctl(getProperty(.restriction, "State", path: path)).output == #"s "deny""#)
+            #expect(try await h.busctl(getProperty(.restriction, "Registered", path: path)).output == "b false")
             // And only the passcode (polkit is gone) ends it.
-            #expect(await client.gaError(GA.session, "End", [options([:])]) == GA.error("PermissionDenied"))
-            #expect(await client.gaError(GA.session, "End", [options(["passcode": .string("13579")])]) == nil)
+            #expect(await client.gaError(.session, "End", [options([:])]) == ServiceErrorName.permissionDenied.rawValue)
+            #expect(await client.gaError(.session, "End", [options(["passcode": .string("13579")])]) == nil)
             #expect(try await client.state() == "inactive")
         }
     }
 
     @Test("SIGTERM stops the daemon cleanly; the next start resumes the session",
-          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func cleanStop() async throws {
         try await withHarness(.init(polkit: .real())) { h in
             let client = try h.connect()
-            #expect(try await h.gdbus(GA.session, "Start", ["'org.example.Exam'", "{'time-limit': <uint64 600>}"]).ok)
+            #expect(try await h.gdbus(.session, "Start", ["'org.example.Exam'", "{'time-limit': <uint64 600>}"]).ok)
             h.stopPolkit()
             h.stopDaemon()
             #expect(h.log().contains("stopped by SIGTERM"), "\(h.log())")
             try await h.waitUntilNameIsFree()
             try await h.startDaemon()
             #expect(try await client.state() == "active")
-            #expect(try await client.property(GA.session, "App") == .string("org.example.Exam"))
+            #expect(try await client.property(.session, "App") == .string("org.example.Exam"))
         }
     }
 
     @Test("A passcode the PBKDF2 version stored still ends the session, then state.json holds it as yescrypt; --passcode-iterations works",
-          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func pbkdf2PasscodeIsRehashed() async throws {
         try await withHarness(.init(polkit: .real(), startDaemon: false)) { h in
             let statePath = h.stateDirectory.appendingPathComponent("state.json")
@@ -91,13 +93,13 @@ struct DurabilityTests {
             argv.replaceSubrange(cost...cost + 1, with: ["--passcode-iterations", "1000"])
             try await h.fixture.startDaemon(argv)
             let client = try h.connect()
-            #expect(try await client.property(GA.session, "PasscodeSet") == .bool(true))
-            #expect(try await h.busctlCall(GA.session, "Start", ["sa{sv}", "org.example.Kiosk", "0"]).ok)
+            #expect(try await client.property(.session, "PasscodeSet") == .bool(true))
+            #expect(try await h.busctlCall(.session, "Start", ["sa{sv}", "org.example.Kiosk", "0"]).ok)
 
             let end: @Sendable (String) async -> String? = { code in
-                await client.gaError(GA.session, "End", [options(["passcode": .string(code)])])
+                await client.gaError(.session, "End", [options(["passcode": .string(code)])])
             }
-            #expect(await end("1357") == GA.error("PermissionDenied"))
+            #expect(await end("1357") == ServiceErrorName.permissionDenied.rawValue)
             #expect(try Self.storedPasscode(statePath)["algorithm"] == "pbkdf2-sha256", "a wrong passcode replaces nothing")
             #expect(await end("2468") == nil)
             #expect(try await client.state() == "inactive")
@@ -106,11 +108,11 @@ struct DurabilityTests {
             #expect(stored["crypt"]?.hasPrefix("$y$j75$") == true, "yescrypt at cost 1: \(stored)")
 
             // The new hash survives a crash and ends the next session.
-            #expect(try await h.busctlCall(GA.session, "Start", ["sa{sv}", "org.example.Kiosk", "0"]).ok)
+            #expect(try await h.busctlCall(.session, "Start", ["sa{sv}", "org.example.Kiosk", "0"]).ok)
             h.stopPolkit()
             try await h.killDaemon()
             try await h.startDaemon()
-            #expect(await end("1357") == GA.error("PermissionDenied"))
+            #expect(await end("1357") == ServiceErrorName.permissionDenied.rawValue)
             #expect(await end("2468") == nil)
             #expect(try Self.storedPasscode(statePath) == stored, "a yescrypt hash is kept as it is")
         }
@@ -133,7 +135,7 @@ struct DurabilityTests {
     }
 
     @Test("A corrupt state.json: the daemon starts fresh, keeps the file aside as state.json.corrupt-*, and warns on stderr",
-          .enabled(if: Requirements.canRunDaemon, Requirements.daemonReason),
+          .enabled(if: Requirements.canRunDaemon, .daemonReason),
           arguments: ["{ this is not json", "[1, 2, 3]", "\u{0}\u{1}garbage\u{FF}"])
     func corruptState(_ garbage: String) async throws {
         try await withHarness(.init(startDaemon: false)) { h in
@@ -156,7 +158,7 @@ struct DurabilityTests {
             #expect(!warnings.isEmpty, "\(h.log())")
 
             // The fresh state works and is saved.
-            _ = try await client.ga(GA.restrictions, "Register", [declarations([("com.example.app.fresh", "Fresh", "")])])
+            _ = try await client.ga(.restrictions, "Register", [declarations([("com.example.app.fresh", "Fresh", "")])])
             #expect(try await client.list().count == 1)
         }
     }

@@ -3,6 +3,8 @@ import DBusKit
 import DBusTesting
 import Foundation
 @testable import GuidedAccessService
+import GuidedAccessContract
+import GuidedAccessTesting
 import Testing
 
 /// What a shell needs to enforce the session on screen: one identity rule
@@ -25,7 +27,7 @@ struct EnforcementTests {
     }
 
     @Test("GetAppIds: a symlinked, then replaced, executable has one id, the one Start stores for the typed symlink",
-          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func oneIdentityHoweverStarted() async throws {
         try await withHarness(.init(polkit: .real())) { h in
             let client = try h.connect()
@@ -38,32 +40,32 @@ struct EnforcementTests {
 
             let app = try Self.spawn([link, "60"])
             defer { Self.end(app) }
-            let ids = try await client.ga(GA.session, "GetAppIds", [.uint32(UInt32(app.processIdentifier))])
+            let ids = try await client.ga(.session, "GetAppIds", [.uint32(UInt32(app.processIdentifier))])
             #expect(ids == [.array(element: "s", [.string(binary)])], "the kernel's resolved path, not the symlink")
 
             // An upgrade replaces the binary under the running process: /proc says "(deleted)".
             try FileManager.default.removeItem(atPath: binary)
             try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: binary)
-            let afterUpgrade = try await client.ga(GA.session, "GetAppIds", [.uint32(UInt32(app.processIdentifier))])
+            let afterUpgrade = try await client.ga(.session, "GetAppIds", [.uint32(UInt32(app.processIdentifier))])
             #expect(afterUpgrade == [.array(element: "s", [.string(binary)])])
 
             // Start with the symlink stores the resolved path: the process's id.
-            #expect(try await h.busctlCall(GA.session, "Start", ["sa{sv}", link, "0"]).ok)
-            #expect(try await client.property(GA.session, "App", as: String.self) == binary)
-            #expect(try await h.busctlCall(GA.session, "End", ["a{sv}", "0"]).ok)
+            #expect(try await h.busctlCall(.session, "Start", ["sa{sv}", link, "0"]).ok)
+            #expect(try await client.property(.session, "App", as: String.self) == binary)
+            #expect(try await h.busctlCall(.session, "End", ["a{sv}", "0"]).ok)
 
             // A path that does not exist keeps its spelling; a relative one can never match.
-            #expect(try await h.busctlCall(GA.session, "Start", ["sa{sv}", "/usr/bin/not-installed-kiosk", "0"]).ok)
-            #expect(try await client.property(GA.session, "App", as: String.self) == "/usr/bin/not-installed-kiosk")
-            #expect(try await h.busctlCall(GA.session, "End", ["a{sv}", "0"]).ok)
-            let relative = try await h.gdbus(GA.session, "Start", ["'bin/kiosk'", "{}"])
-            #expect(relative.errorName == GA.error("InvalidArgument"), "\(relative)")
+            #expect(try await h.busctlCall(.session, "Start", ["sa{sv}", "/usr/bin/not-installed-kiosk", "0"]).ok)
+            #expect(try await client.property(.session, "App", as: String.self) == "/usr/bin/not-installed-kiosk")
+            #expect(try await h.busctlCall(.session, "End", ["a{sv}", "0"]).ok)
+            let relative = try await h.gdbus(.session, "Start", ["'bin/kiosk'", "{}"])
+            #expect(relative.errorName == ServiceErrorName.invalidArgument.rawValue, "\(relative)")
             #expect(relative.stderr.contains("relative path"))
         }
     }
 
     @Test("GetAppIds refuses another user's process (PermissionDenied) and a pid that does not exist (InvalidArgument)",
-          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func appIdsOfOthers() async throws {
         try await withHarness { h in
             let client = try h.connect()
@@ -73,14 +75,14 @@ struct EnforcementTests {
             #expect(await eventually(timeout: .seconds(5)) {
                 (try? String(contentsOfFile: "/proc/\(other.processIdentifier)/comm", encoding: .utf8)) == "sleep\n"
             })
-            let refused = try await h.gdbus(GA.session, "GetAppIds", ["\(other.processIdentifier)"])
-            #expect(refused.errorName == GA.error("PermissionDenied"), "\(refused)")
+            let refused = try await h.gdbus(.session, "GetAppIds", ["\(other.processIdentifier)"])
+            #expect(refused.errorName == ServiceErrorName.permissionDenied.rawValue, "\(refused)")
             #expect(refused.stderr.contains("belongs to user 65534"))
 
             let gone = try Self.spawn(["/bin/true"])
             gone.waitUntilExit()
-            let missing = await client.gaError(GA.session, "GetAppIds", [.uint32(UInt32(gone.processIdentifier))])
-            #expect(missing == GA.error("InvalidArgument"))
+            let missing = await client.gaError(.session, "GetAppIds", [.uint32(UInt32(gone.processIdentifier))])
+            #expect(missing == ServiceErrorName.invalidArgument.rawValue)
         }
     }
 
@@ -89,36 +91,36 @@ struct EnforcementTests {
         try await withHarness { h in
             let observer = try h.connect()
             let changes = try await observer.gaSignals("org.freedesktop.DBus.Properties", "PropertiesChanged")
-            let before = try await observer.property(GA.session, "SystemRestrictionSources", as: [String: String].self)
+            let before = try await observer.property(.session, "SystemRestrictionSources", as: [String: String].self)
 
             let shell = try h.connect()
-            #expect(try await shell.ga(GA.session, "RegisterEnforcer", [.string("test-shell"), strings(["app-lock", "keyboards", "keyboards"])]) == [])
-            #expect(await next(changes)?.arguments.first == .string(GA.session))
-            let busctl = try await h.busctl(getProperty(GA.session, "Enforcers"))
+            #expect(try await shell.ga(.session, "RegisterEnforcer", [.string("test-shell"), strings(["app-lock", "keyboards", "keyboards"])]) == [])
+            #expect(await next(changes)?.arguments.first == .string(ServiceInterface.session.rawValue))
+            let busctl = try await h.busctl(getProperty(.session, "Enforcers"))
             #expect(busctl.output == #"a{sas} 1 "test-shell" 2 "app-lock" "keyboards""#, "\(busctl)")
-            let sources = try await observer.property(GA.session, "SystemRestrictionSources", as: [String: String].self)
+            let sources = try await observer.property(.session, "SystemRestrictionSources", as: [String: String].self)
             let desktopKeyboards = try #require(before["keyboards"])
             #expect(sources["keyboards"] == (desktopKeyboards == "published" ? "shell:test-shell" : "shell:test-shell,\(desktopKeyboards)"))
             #expect(sources["touch"] == before["touch"], "what the shell does not enforce keeps its source")
 
             // A second call replaces the first.
-            _ = try await shell.ga(GA.session, "RegisterEnforcer", [.string("test-shell"), strings(["touch"])])
+            _ = try await shell.ga(.session, "RegisterEnforcer", [.string("test-shell"), strings(["touch"])])
             #expect(await eventually(timeout: .seconds(5)) {
-                (try? await observer.property(GA.session, "Enforcers", as: [String: [String]].self)) == ["test-shell": ["touch"]]
+                (try? await observer.property(.session, "Enforcers", as: [String: [String]].self)) == ["test-shell": ["touch"]]
             })
 
             // Bad input names the problem.
-            #expect(await shell.gaError(GA.session, "RegisterEnforcer", [.string("test-shell"), strings(["teleport"])])
-                    == GA.error("InvalidArgument"))
-            #expect(await shell.gaError(GA.session, "RegisterEnforcer", [.string("no spaces"), strings([])])
-                    == GA.error("InvalidArgument"))
+            #expect(await shell.gaError(.session, "RegisterEnforcer", [.string("test-shell"), strings(["teleport"])])
+                    == ServiceErrorName.invalidArgument.rawValue)
+            #expect(await shell.gaError(.session, "RegisterEnforcer", [.string("no spaces"), strings([])])
+                    == ServiceErrorName.invalidArgument.rawValue)
 
             // The registration ends with the connection.
             shell.close()
             #expect(await eventually(timeout: .seconds(10)) {
-                (try? await observer.property(GA.session, "Enforcers", as: [String: [String]].self)) == [:]
+                (try? await observer.property(.session, "Enforcers", as: [String: [String]].self)) == [:]
             })
-            #expect(try await observer.property(GA.session, "SystemRestrictionSources", as: [String: String].self) == before)
+            #expect(try await observer.property(.session, "SystemRestrictionSources", as: [String: String].self) == before)
         }
     }
 

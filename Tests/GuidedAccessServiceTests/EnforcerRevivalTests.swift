@@ -2,6 +2,7 @@
 import DBusKit
 import DBusTesting
 import Foundation
+import GuidedAccessTesting
 import Locking
 import Testing
 
@@ -15,7 +16,7 @@ struct EnforcerRevivalTests {
     static let quietPeriod = Duration.milliseconds(800)
 
     @Test("gnome-shell leaves during a session: EnableExtension(uuid) after 250 ms, again 1 s later while it has not registered, audited",
-          .enabled(if: Requirements.canRunDaemon, Requirements.daemonReason))
+          .enabled(if: Requirements.canRunDaemon, .daemonReason))
     func revivedDuringSession() async throws {
         try await withHarness(Self.selfLocking) { h in
             let shell = try await FakeGnomeShell(address: h.address, registersAgainOnCall: 2)
@@ -41,7 +42,7 @@ struct EnforcerRevivalTests {
     }
 
     @Test("A shell that keeps answering false is asked 3 times per loss, each audited as Failed",
-          .enabled(if: Requirements.canRunDaemon, Requirements.daemonReason))
+          .enabled(if: Requirements.canRunDaemon, .daemonReason))
     func atMostThreeAttempts() async throws {
         try await withHarness(Self.selfLocking) { h in
             let shell = try await FakeGnomeShell(address: h.address, enableSucceeds: false)
@@ -58,7 +59,7 @@ struct EnforcerRevivalTests {
     }
 
     @Test("Left off: without a session, of another name, with the screen locked, the shell gone, or registered again within the delay",
-          .enabled(if: Requirements.canRunDaemon, Requirements.daemonReason))
+          .enabled(if: Requirements.canRunDaemon, .daemonReason))
     func leftOff() async throws {
         try await withHarness(Self.selfLocking) { h in
             let shell = try await FakeGnomeShell(address: h.address)
@@ -95,7 +96,7 @@ struct EnforcerRevivalTests {
         allowedApplications: [(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""])
 
     static func startSession(_ h: Harness) async throws {
-        let granted = try await h.connect().ga(GA.session, "RequestSession", [.bool(true), options([:])])
+        let granted = try await h.connect().ga(.session, "RequestSession", [.bool(true), options([:])])
         try #require(granted == [.bool(true)])
     }
 
@@ -106,7 +107,7 @@ struct EnforcerRevivalTests {
     }
 
     static func register(_ connection: Connection, as name: String) async throws {
-        _ = try await connection.ga(GA.session, "RegisterEnforcer", [.string(name), strings(["app-lock"])])
+        _ = try await connection.ga(.session, "RegisterEnforcer", [.string(name), strings(["app-lock"])])
     }
 
     /// An enforcer registers, then its connection closes; returns when it
@@ -120,7 +121,7 @@ struct EnforcerRevivalTests {
         if waitUntilGone {
             let observer = try h.connect()
             #expect(await eventually(timeout: .seconds(15)) {
-                (try? await observer.property(GA.session, "Enforcers", as: [String: [String]].self))?[name] == nil
+                (try? await observer.property(.session, "Enforcers", as: [String: [String]].self))?[name] == nil
             })
         }
         return left

@@ -2,6 +2,8 @@
 import DBusKit
 import DBusTesting
 import Foundation
+import GuidedAccessContract
+import GuidedAccessTesting
 import Testing
 
 /// Flatpak apps as `flatpak run` sandboxes them (``FlatpakSandbox``: the
@@ -11,7 +13,7 @@ import Testing
 @Suite("Flatpak apps in a real sandbox", .timeLimit(.minutes(3)))
 struct FlatpakSandboxTests {
     static let notes = "org.example.Notes"
-    static let notesApp = Paths.packageRoot.appendingPathComponent("Examples/python/notes_app.py")
+    static let notesApp = Project.root.appendingPathComponent("Examples/python/notes_app.py")
     static let notesRestrictions = ["org.example.notes.delete", "org.example.notes.share"]
 
     /// A desktop user whose polkit rules say yes to every action of ours.
@@ -22,7 +24,7 @@ struct FlatpakSandboxTests {
         """
 
     @Test("The Python notes example in a sandbox: its restrictions are recorded under its Flatpak id, and it hears the service's signals; outside the sandbox the same app is its executable",
-          .enabled(if: Requirements.canRunSandbox, Requirements.sandboxReason))
+          .enabled(if: Requirements.canRunSandbox, .sandboxReason))
     func notesAppIsItsFlatpakID() async throws {
         // An allow-listed app outside locks the session; the notes app prints "guided access: on" and exits.
         try await withHarness(.init(allowedApplications: [Paths.pythonAppID])) { h in
@@ -64,7 +66,7 @@ struct FlatpakSandboxTests {
     }
 
     @Test("A sandbox without --talk-name=org.guidedaccess.GuidedAccess1 cannot reach the service; with it, it can",
-          .enabled(if: Requirements.canRunSandbox, Requirements.sandboxReason))
+          .enabled(if: Requirements.canRunSandbox, .sandboxReason))
     func talkNameIsNeeded() async throws {
         let probe = """
             bus = connect()
@@ -83,11 +85,11 @@ struct FlatpakSandboxTests {
     }
 
     @Test("A sandboxed app can neither unregister nor take over another app's restriction, which stays the other app's; its own it registers and unregisters",
-          .enabled(if: Requirements.canRunSandbox, Requirements.sandboxReason))
+          .enabled(if: Requirements.canRunSandbox, .sandboxReason))
     func anotherAppsRegistrationIsNotItsOwn() async throws {
         try await withHarness { h in
             let other = try h.connect()
-            _ = try await other.ga(GA.restrictions, "Register", [declarations([("org.example.other.share", "Sharing", "Other's")])])
+            _ = try await other.ga(.restrictions, "Register", [declarations([("org.example.other.share", "Sharing", "Other's")])])
             let otherApp = try #require(try await other.list().first { $0.identifier == "org.example.other.share" }?.app)
             #expect(otherApp != Self.notes)
 
@@ -105,8 +107,8 @@ struct FlatpakSandboxTests {
                          unregisterOwn=outcome(r.Unregister, ["org.example.notes.share"]))
                     """)
             }
-            #expect((sandboxed["unregister"] as? [String])?.first == GA.error("NotOwner"), "\(sandboxed.raw)")
-            #expect((sandboxed["register"] as? [String])?.first == GA.error("NotOwner"), "\(sandboxed.raw)")
+            #expect((sandboxed["unregister"] as? [String])?.first == ServiceErrorName.notOwner.rawValue, "\(sandboxed.raw)")
+            #expect((sandboxed["register"] as? [String])?.first == ServiceErrorName.notOwner.rawValue, "\(sandboxed.raw)")
             #expect(sandboxed["listed"] as? [String] == ["org.example.other.share|Sharing|Other's|allow|\(otherApp)|True"],
                     "\(sandboxed.raw)")
             // Control: its own restriction is its own.
@@ -115,12 +117,12 @@ struct FlatpakSandboxTests {
                     "\(sandboxed.raw)")
             #expect((sandboxed["unregisterOwn"] as? [Any])?.first as? String == "ok", "\(sandboxed.raw)")
             // Control: the registrant itself may unregister.
-            #expect(await other.gaError(GA.restrictions, "Unregister", [strings(["org.example.other.share"])]) == nil)
+            #expect(await other.gaError(.restrictions, "Unregister", [strings(["org.example.other.share"])]) == nil)
         }
     }
 
     @Test("RequestSession from a sandbox: granted when AllowedApplications lists its Flatpak id, refused when not, though polkit says yes; outside, polkit's yes is enough",
-          .enabled(if: Requirements.canRunSandboxWithPolkit, Requirements.sandboxPolkitReason))
+          .enabled(if: Requirements.canRunSandboxWithPolkit, .sandboxPolkitReason))
     func requestSessionNeedsTheAllowList() async throws {
         // The proxy's executable is listed too: it is not the app, so it must not count.
         let options = Harness.Options(polkit: .real(rules: Self.grantNobody), asNobody: true,
@@ -156,7 +158,7 @@ struct FlatpakSandboxTests {
     }
 
     @Test("A sandboxed app is refused every administrator action though polkit says yes, and told why; the same calls succeed outside; the passcode still ends a session; as the locked app it may ConfigureForGuidedAccess",
-          .enabled(if: Requirements.canRunSandboxWithPolkit, Requirements.sandboxPolkitReason))
+          .enabled(if: Requirements.canRunSandboxWithPolkit, .sandboxPolkitReason))
     func sandboxedAppIsNoAdministrator() async throws {
         try await withHarness(.init(polkit: .real(rules: Self.grantNobody), asNobody: true)) { h in
             // Settings and Start while no session runs; End and ExtendTimeLimit once one does.
@@ -176,7 +178,7 @@ struct FlatpakSandboxTests {
             #expect(refusedInSession.string("state") == "active", "\(refusedInSession.raw)")
             for (call, result) in settings.map({ ($0, refused) }) + session.map({ ($0, refusedInSession) }) {
                 let outcome = result[call] as? [String]
-                #expect(outcome?.first == GA.error("PermissionDenied"), "\(call): \(result.raw)")
+                #expect(outcome?.first == ServiceErrorName.permissionDenied.rawValue, "\(call): \(result.raw)")
                 #expect(outcome?.last?.contains(message) == true, "\(call): \(result.raw)")
                 #expect(outcome?.last?.contains("AdminApplications in \(h.managedConfig.path)") == true, "\(call): \(result.raw)")
             }
@@ -199,7 +201,7 @@ struct FlatpakSandboxTests {
     }
 
     @Test("AdminApplications lifts the refusal for the sandboxed app it names: polkit decides again",
-          .enabled(if: Requirements.canRunSandboxWithPolkit, Requirements.sandboxPolkitReason))
+          .enabled(if: Requirements.canRunSandboxWithPolkit, .sandboxPolkitReason))
     func adminApplicationsLiftsTheRefusal() async throws {
         let options = Harness.Options(polkit: .real(rules: Self.grantNobody), asNobody: true, adminApplications: [Self.notes])
         try await withHarness(options) { h in
@@ -211,7 +213,7 @@ struct FlatpakSandboxTests {
 
             // Control: another sandboxed app is still refused.
             let other = try await withSandbox("org.example.Other", in: h) { try await $0.python(Self.adminCalls(["setPasscode"])) }
-            #expect((other["setPasscode"] as? [String])?.first == GA.error("PermissionDenied"), "\(other.raw)")
+            #expect((other["setPasscode"] as? [String])?.first == ServiceErrorName.permissionDenied.rawValue, "\(other.raw)")
         }
     }
 

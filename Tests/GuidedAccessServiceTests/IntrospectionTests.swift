@@ -2,6 +2,8 @@
 import DBusKit
 import DBusTesting
 import Foundation
+import GuidedAccessContract
+import GuidedAccessTesting
 import Testing
 
 /// The served interfaces equal the contract in `dbus/*.xml`, and busctl shows it.
@@ -23,7 +25,7 @@ struct IntrospectionTests {
 
     static func contractFiles() throws -> [String: String] {
         var elements: [String: String] = [:]
-        for file in Paths.introspectionFiles {
+        for file in Project.interfaceFiles {
             let found = interfaceElements(try String(contentsOf: file, encoding: .utf8))
             #expect(found.count == 1, "\(file.lastPathComponent) should hold one interface")
             elements.merge(found) { first, _ in first }
@@ -32,12 +34,12 @@ struct IntrospectionTests {
     }
 
     @Test("Golden: --print-introspection and the live objects serve each dbus/org.guidedaccess.*.xml interface verbatim",
-          .enabled(if: Requirements.canRunDaemon, Requirements.daemonReason))
+          .enabled(if: Requirements.canRunDaemon, .daemonReason))
     func golden() async throws {
         let contract = try Self.contractFiles()
-        #expect(Set(contract.keys) == [GA.session, GA.features, GA.restrictions, GA.restriction])
+        #expect(Set(contract.keys) == [ServiceInterface.session.rawValue, ServiceInterface.features.rawValue, ServiceInterface.restrictions.rawValue, ServiceInterface.restriction.rawValue])
 
-        let printed = try await ProcessRunner.run([Paths.daemon, "--print-introspection"], timeout: .seconds(20))
+        let printed = try await ProcessRunner.run([Project.daemon, "--print-introspection"], timeout: .seconds(20))
         #expect(printed.status == 0, "\(printed.stderr)")
         for (name, element) in contract {
             #expect(printed.stdout.contains(element), "--print-introspection differs from dbus/\(name).xml; run scripts/generate-interfaces")
@@ -46,10 +48,10 @@ struct IntrospectionTests {
 
         try await withHarness { h in
             let client = try h.connect()
-            _ = try await client.ga(GA.restrictions, "Register", [declarations([("com.example.app.golden", "Golden", "")])])
+            _ = try await client.ga(.restrictions, "Register", [declarations([("com.example.app.golden", "Golden", "")])])
             let live = try await client.ga("org.freedesktop.DBus.Introspectable", "Introspect")
             guard case .string(let xml)? = live.first else { Issue.record("Introspect gave \(live)"); return }
-            for name in [GA.session, GA.features, GA.restrictions] {
+            for name in [ServiceInterface.session.rawValue, ServiceInterface.features.rawValue, ServiceInterface.restrictions.rawValue] {
                 #expect(xml.contains(try #require(contract[name])), "live \(name) differs from dbus/\(name).xml")
             }
             for standard in ["org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Introspectable",
@@ -57,9 +59,9 @@ struct IntrospectionTests {
                 #expect(xml.contains("<interface name=\"\(standard)\">"), "\(standard) missing")
             }
             let objectXML = try await client.ga("org.freedesktop.DBus.Introspectable", "Introspect",
-                                                path: GA.restrictionPath("com.example.app.golden"))
+                                                path: try #require(ObjectPath.restriction("com.example.app.golden")).rawValue)
             guard case .string(let restrictionXML)? = objectXML.first else { Issue.record("Introspect gave \(objectXML)"); return }
-            #expect(restrictionXML.contains(try #require(contract[GA.restriction])))
+            #expect(restrictionXML.contains(try #require(contract[ServiceInterface.restriction.rawValue])))
         }
     }
 
@@ -70,8 +72,8 @@ struct IntrospectionTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         var headers = ""
-        #expect(Paths.introspectionFiles.count == 4)
-        for file in Paths.introspectionFiles {
+        #expect(Project.interfaceFiles.count == 4)
+        for file in Project.interfaceFiles {
             let proxy = directory.appendingPathComponent(file.deletingPathExtension().lastPathComponent).path
             let generated = try await ProcessRunner.run([try #require(QtTools.generator), "-p", proxy, file.path], timeout: .seconds(30))
             // qdbusxml2cpp refuses a file over one member it cannot type, and says so on stderr.
@@ -98,23 +100,23 @@ struct IntrospectionTests {
     }
 
     @Test("busctl tree, introspect and get-property show the contract",
-          .enabled(if: Requirements.canRunDaemon, Requirements.daemonReason))
+          .enabled(if: Requirements.canRunDaemon, .daemonReason))
     func busctlShowsTheContract() async throws {
         try await withHarness { h in
             let client = try h.connect()
-            _ = try await client.ga(GA.restrictions, "Register", [declarations([("com.example.app.busctl", "Shown", "In busctl")])])
-            let objectPath = GA.restrictionPath("com.example.app.busctl")
+            _ = try await client.ga(.restrictions, "Register", [declarations([("com.example.app.busctl", "Shown", "In busctl")])])
+            let objectPath = try #require(ObjectPath.restriction("com.example.app.busctl")).rawValue
 
-            let tree = try await h.busctl(["tree", GA.busName])
+            let tree = try await h.busctl(["tree", GuidedAccessBus.name])
             #expect(tree.ok, "\(tree)")
-            #expect(tree.stdout.contains(GA.path))
+            #expect(tree.stdout.contains(GuidedAccessBus.objectPath))
             #expect(tree.stdout.contains(objectPath), "\(tree.stdout)")
 
-            let introspect = try await h.busctl(["introspect", GA.busName, GA.path])
+            let introspect = try await h.busctl(["introspect", GuidedAccessBus.name, GuidedAccessBus.objectPath])
             #expect(introspect.ok, "\(introspect)")
             let rows = introspect.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
             func row(_ name: String) -> [String]? { rows.first { $0.first == name } }
-            for interface in [GA.session, GA.features, GA.restrictions, "org.freedesktop.DBus.ObjectManager",
+            for interface in [ServiceInterface.session.rawValue, ServiceInterface.features.rawValue, ServiceInterface.restrictions.rawValue, "org.freedesktop.DBus.ObjectManager",
                               "org.freedesktop.DBus.Peer", "org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Introspectable"] {
                 #expect(row(interface)?.dropFirst().first == "interface", "\(interface) not in busctl introspect")
             }
@@ -144,32 +146,32 @@ struct IntrospectionTests {
             #expect(row(".GetLastOptions").map { $0.count >= 4 && $0[3] == "a{sv}" } == true)
             #expect(row(".Presentation")?.last == "emits-change" && row(".AutoLock")?.last == "emits-change")
 
-            let objectIntrospect = try await h.busctl(["introspect", GA.busName, objectPath, GA.restriction])
+            let objectIntrospect = try await h.busctl(["introspect", GuidedAccessBus.name, objectPath, ServiceInterface.restriction.rawValue])
             #expect(objectIntrospect.ok, "\(objectIntrospect)")
             for property in [".Identifier", ".Text", ".DetailText", ".State", ".App", ".Registered"] {
                 #expect(objectIntrospect.stdout.contains(property), "\(property)")
             }
 
-            #expect(try await h.busctl(getProperty(GA.session, "Version")).output == "u 1")
-            #expect(try await h.busctl(getProperty(GA.session, "State")).output == #"s "inactive""#)
-            #expect(try await h.busctl(getProperty(GA.session, "Enabled")).output == "b false")
-            #expect(try await h.busctl(getProperty(GA.session, "App")).output == #"s """#)
-            #expect(try await h.busctl(getProperty(GA.session, "TimeLimit")).output == "t 0")
-            #expect(try await h.busctl(getProperty(GA.session, "DisabledRegions")).output == "a(iiii) 0")
-            #expect(try await h.busctl(getProperty(GA.session, "AllowedApplications")).output == "as 0")
-            #expect(try await h.busctl(getProperty(GA.session, "Presentation")).output == #"s "as-is""#)
-            #expect(try await h.busctl(getProperty(GA.session, "AutoLock")).output == "x -1")
-            let system = try await h.busctl(["--json=short"] + getProperty(GA.session, "SystemRestrictions"))
+            #expect(try await h.busctl(getProperty(.session, "Version")).output == "u 1")
+            #expect(try await h.busctl(getProperty(.session, "State")).output == #"s "inactive""#)
+            #expect(try await h.busctl(getProperty(.session, "Enabled")).output == "b false")
+            #expect(try await h.busctl(getProperty(.session, "App")).output == #"s """#)
+            #expect(try await h.busctl(getProperty(.session, "TimeLimit")).output == "t 0")
+            #expect(try await h.busctl(getProperty(.session, "DisabledRegions")).output == "a(iiii) 0")
+            #expect(try await h.busctl(getProperty(.session, "AllowedApplications")).output == "as 0")
+            #expect(try await h.busctl(getProperty(.session, "Presentation")).output == #"s "as-is""#)
+            #expect(try await h.busctl(getProperty(.session, "AutoLock")).output == "x -1")
+            let system = try await h.busctl(["--json=short"] + getProperty(.session, "SystemRestrictions"))
             let json = try JSONSerialization.jsonObject(with: Data(system.stdout.utf8)) as? [String: Any]
             #expect(json?["type"] as? String == "a{ss}")
             #expect((json?["data"] as? [String: String])?.count == 8)
             #expect((json?["data"] as? [String: String])?.values.allSatisfy { $0 == "allow" } == true)
-            #expect(try await h.busctl(getProperty(GA.restriction, "Identifier", path: objectPath)).output == #"s "com.example.app.busctl""#)
-            #expect(try await h.busctl(getProperty(GA.restriction, "DetailText", path: objectPath)).output == #"s "In busctl""#)
-            #expect(try await h.busctl(getProperty(GA.restriction, "Registered", path: objectPath)).output == "b true")
+            #expect(try await h.busctl(getProperty(.restriction, "Identifier", path: objectPath)).output == #"s "com.example.app.busctl""#)
+            #expect(try await h.busctl(getProperty(.restriction, "DetailText", path: objectPath)).output == #"s "In busctl""#)
+            #expect(try await h.busctl(getProperty(.restriction, "Registered", path: objectPath)).output == "b true")
 
             // Properties are read-only.
-            let set = try await h.busctl(["set-property", GA.busName, GA.path, GA.session, "State", "s", "active"])
+            let set = try await h.busctl(["set-property", GuidedAccessBus.name, GuidedAccessBus.objectPath, ServiceInterface.session.rawValue, "State", "s", "active"])
             #expect(!set.ok)
             #expect(try await client.state() == "inactive")
         }

@@ -2,6 +2,8 @@
 import DBusKit
 import DBusTesting
 import Foundation
+import GuidedAccessContract
+import GuidedAccessTesting
 import Testing
 
 /// The person's side of a session, as the start sheet uses it: the options
@@ -15,17 +17,17 @@ struct LastOptionsTests {
         + "'presentation': <'fullscreen'>, 'auto-lock': <int64 0>, 'interactive': <true>}"
 
     @Test("GetLastOptions: {} before any Start; after one, every option as accepted (never interactive); kept across a kill -9",
-          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func lastOptionsAfterStart() async throws {
         try await withHarness(.init(polkit: .real())) { h in
             let client = try h.connect()
             #expect(try await Self.lastOptions(client, "org.example.Kiosk").isEmpty)
             // The extension's call through Gio: '(s)' → '(a{sv})'.
-            #expect(try await h.gdbus(GA.session, "GetLastOptions", ["'org.example.Kiosk'"]).output == "(@a{sv} {},)")
+            #expect(try await h.gdbus(.session, "GetLastOptions", ["'org.example.Kiosk'"]).output == "(@a{sv} {},)")
 
-            let start = try await h.gdbus(GA.session, "Start", ["'org.example.Kiosk'", Self.sheetOptions])
+            let start = try await h.gdbus(.session, "Start", ["'org.example.Kiosk'", Self.sheetOptions])
             #expect(start.ok, "\(start)")
-            #expect(try await h.gdbus(GA.session, "End", ["{}"]).ok)
+            #expect(try await h.gdbus(.session, "End", ["{}"]).ok)
 
             let expected: [String: DBusValue] = [
                 "time-limit": .uint64(900),
@@ -59,32 +61,32 @@ struct LastOptionsTests {
     }
 
     @Test("GetLastOptions normalises the app as Start does: /usr/bin/python3 and its resolved path are one app",
-          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func normalisedApp() async throws {
         let resolved = Paths.pythonAppID
         try #require(resolved != Paths.python, "/usr/bin/python3 is expected to be a symlink")
         try await withHarness(.init(polkit: .real())) { h in
             let client = try h.connect()
-            #expect(await client.gaError(GA.session, "Start", [.string(Paths.python), options(["time-limit": .uint64(60)])]) == nil)
-            #expect(try await client.property(GA.session, "App") == .string(resolved))
-            #expect(try await client.gaError(GA.session, "End", [options([:])]) == nil)
+            #expect(await client.gaError(.session, "Start", [.string(Paths.python), options(["time-limit": .uint64(60)])]) == nil)
+            #expect(try await client.property(.session, "App") == .string(resolved))
+            #expect(try await client.gaError(.session, "End", [options([:])]) == nil)
             for spelling in [Paths.python, resolved, "/usr/bin/../bin/python3"] {
                 #expect(try await Self.lastOptions(client, spelling)["time-limit"] == .uint64(60), "\(spelling)")
             }
             // Started under its resolved name, asked for under the symlink: the same record, replaced.
-            #expect(await client.gaError(GA.session, "Start", [.string(resolved), options(["time-limit": .uint64(120)])]) == nil)
+            #expect(await client.gaError(.session, "Start", [.string(resolved), options(["time-limit": .uint64(120)])]) == nil)
             #expect(try await Self.lastOptions(client, Paths.python)["time-limit"] == .uint64(120))
         }
     }
 
     @Test("the 65th app locked drops the least recently locked one; locking an app again keeps it",
-          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func leastRecentlyLockedIsDropped() async throws {
         try await withHarness(.init(polkit: .real())) { h in
             let client = try h.connect()
             func lock(_ app: String, _ seconds: UInt64) async throws {
-                #expect(await client.gaError(GA.session, "Start", [.string(app), options(["time-limit": .uint64(seconds)])]) == nil)
-                #expect(await client.gaError(GA.session, "End", [options([:])]) == nil)
+                #expect(await client.gaError(.session, "Start", [.string(app), options(["time-limit": .uint64(seconds)])]) == nil)
+                #expect(await client.gaError(.session, "End", [options([:])]) == nil)
             }
             for index in 0..<64 { try await lock("org.example.App\(index)", UInt64(index + 1)) }
             #expect(try await Self.lastOptions(client, "org.example.App0")["time-limit"] == .uint64(1))
@@ -100,53 +102,53 @@ struct LastOptionsTests {
     }
 
     @Test("Presentation and AutoLock: published with PropertiesChanged at Start, republished after a restart, defaults at End",
-          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func propertiesAndSignals() async throws {
         try await withHarness(.init(polkit: .real())) { h in
             let client = try h.connect()
             let changes = try await client.gaSignals("org.freedesktop.DBus.Properties", "PropertiesChanged")
-            #expect(try await h.busctl(getProperty(GA.session, "Presentation")).output == #"s "as-is""#)
-            #expect(try await h.busctl(getProperty(GA.session, "AutoLock")).output == "x -1")
+            #expect(try await h.busctl(getProperty(.session, "Presentation")).output == #"s "as-is""#)
+            #expect(try await h.busctl(getProperty(.session, "AutoLock")).output == "x -1")
 
-            let start = try await h.gdbus(GA.session, "Start", ["'org.example.Kiosk'", "{'presentation': <'maximized'>, 'auto-lock': <int64 300>}"])
+            let start = try await h.gdbus(.session, "Start", ["'org.example.Kiosk'", "{'presentation': <'maximized'>, 'auto-lock': <int64 300>}"])
             #expect(start.ok, "\(start)")
             let started = await Self.nextSessionChange(changes)
             #expect(started["Presentation"] == .string("maximized"), "\(started)")
             #expect(started["AutoLock"] == .int64(300))
-            #expect(try await h.busctl(getProperty(GA.session, "Presentation")).output == #"s "maximized""#)
-            #expect(try await h.busctl(getProperty(GA.session, "AutoLock")).output == "x 300")
+            #expect(try await h.busctl(getProperty(.session, "Presentation")).output == #"s "maximized""#)
+            #expect(try await h.busctl(getProperty(.session, "AutoLock")).output == "x 300")
 
             try await h.killDaemon()
             try await h.startDaemon()
-            #expect(try await client.property(GA.session, "Presentation") == .string("maximized"))
-            #expect(try await client.property(GA.session, "AutoLock") == .int64(300))
+            #expect(try await client.property(.session, "Presentation") == .string("maximized"))
+            #expect(try await client.property(.session, "AutoLock") == .int64(300))
 
-            #expect(try await h.gdbus(GA.session, "End", ["{}"]).ok)
+            #expect(try await h.gdbus(.session, "End", ["{}"]).ok)
             let ended = await Self.nextSessionChange(changes)
             #expect(ended["Presentation"] == .string("as-is"), "\(ended)")
             #expect(ended["AutoLock"] == .int64(-1))
 
             // A Start that leaves them at their defaults announces neither.
-            #expect(try await h.gdbus(GA.session, "Start", ["'org.example.Kiosk'", "{'auto-lock': <int64 -1>}"]).ok)
+            #expect(try await h.gdbus(.session, "Start", ["'org.example.Kiosk'", "{'auto-lock': <int64 -1>}"]).ok)
             let plain = await Self.nextSessionChange(changes)
             #expect(plain["Enabled"] == .bool(true) && plain["Presentation"] == nil && plain["AutoLock"] == nil, "\(plain)")
         }
     }
 
     @Test("bad presentation and auto-lock values are InvalidArgument saying what is allowed; nothing starts",
-          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func badValuesAreNamed() async throws {
         try await withHarness(.init(polkit: .real())) { h in
-            let presentation = try await h.gdbus(GA.session, "Start", ["'org.example.Kiosk'", "{'presentation': <'stretched'>}"])
-            #expect(presentation.errorName == GA.error("InvalidArgument"), "\(presentation)")
+            let presentation = try await h.gdbus(.session, "Start", ["'org.example.Kiosk'", "{'presentation': <'stretched'>}"])
+            #expect(presentation.errorName == ServiceErrorName.invalidArgument.rawValue, "\(presentation)")
             #expect(presentation.stderr.contains("as-is, maximized, fullscreen"), "\(presentation)")
             for seconds in ["-2", "86401", "-9223372036854775808"] {
-                let autoLock = try await h.gdbus(GA.session, "Start", ["'org.example.Kiosk'", "{'auto-lock': <int64 \(seconds)>}"])
-                #expect(autoLock.errorName == GA.error("InvalidArgument"), "\(autoLock)")
+                let autoLock = try await h.gdbus(.session, "Start", ["'org.example.Kiosk'", "{'auto-lock': <int64 \(seconds)>}"])
+                #expect(autoLock.errorName == ServiceErrorName.invalidArgument.rawValue, "\(autoLock)")
                 #expect(autoLock.stderr.contains("-1 for the desktop's own, 0 for never"), "\(autoLock)")
             }
-            let wrongType = try await h.gdbus(GA.session, "Start", ["'org.example.Kiosk'", "{'auto-lock': <300>}"])
-            #expect(wrongType.errorName == GA.error("InvalidArgument") && wrongType.stderr.contains("'x'"), "\(wrongType)")
+            let wrongType = try await h.gdbus(.session, "Start", ["'org.example.Kiosk'", "{'auto-lock': <300>}"])
+            #expect(wrongType.errorName == ServiceErrorName.invalidArgument.rawValue && wrongType.stderr.contains("'x'"), "\(wrongType)")
             #expect(try await h.connect().state() == "inactive")
             #expect(try await Self.lastOptions(h.connect(), "org.example.Kiosk").isEmpty, "a refused Start is not remembered")
         }
@@ -163,7 +165,7 @@ struct LastOptionsTests {
 
     /// `GetLastOptions(app)`, variants unwrapped.
     static func lastOptions(_ client: Connection, _ app: String) async throws -> [String: DBusValue] {
-        let reply = try await client.ga(GA.session, "GetLastOptions", [.string(app)])
+        let reply = try await client.ga(.session, "GetLastOptions", [.string(app)])
         guard case .dictionary(_, _, let entries)? = reply.first else { throw HarnessError("GetLastOptions gave \(reply)") }
         var options: [String: DBusValue] = [:]
         for entry in entries {
@@ -184,7 +186,7 @@ struct LastOptionsTests {
     /// The changed values of the next PropertiesChanged for the session interface.
     static func nextSessionChange(_ stream: AsyncStream<Message>) async -> [String: DBusValue] {
         while let message = await next(stream, timeout: .seconds(5)) {
-            guard message.arguments.first == .string(GA.session),
+            guard message.arguments.first == .string(ServiceInterface.session.rawValue),
                   case .dictionary(_, _, let entries)? = message.arguments.dropFirst().first else { continue }
             var changed: [String: DBusValue] = [:]
             for entry in entries {

@@ -2,6 +2,8 @@
 import DBusKit
 import DBusTesting
 import Foundation
+import GuidedAccessContract
+import GuidedAccessTesting
 import Testing
 
 /// What one app or one sender can make the daemon hold or do, seen from
@@ -9,7 +11,7 @@ import Testing
 @Suite("Limits", .timeLimit(.minutes(2)))
 struct LimitsTests {
     @Test("PerApp from managed.json: one app's connections together get exactly the cap; one more is QuotaExceeded, nothing half-registered",
-          .enabled(if: Requirements.canRunDaemon, Requirements.daemonReason))
+          .enabled(if: Requirements.canRunDaemon, .daemonReason))
     func perAppCap() async throws {
         try await withHarness(.init(limits: ["PerApp": 300])) { h in
             let result = try await h.python("""
@@ -28,14 +30,14 @@ struct LimitsTests {
                 """)
             #expect(result.string("a") == "ok" && result.string("b") == "ok", "\(result.raw)")
             let refusal = result["c"] as? [String] ?? []
-            #expect(refusal.first == GA.error("QuotaExceeded"))
+            #expect(refusal.first == ServiceErrorName.quotaExceeded.rawValue)
             #expect(refusal.last?.contains("would hold 302 live restrictions; the limit is 300 (PerApp") == true, "\(refusal)")
             #expect(result["count"] as? Int == 300)
         }
     }
 
     @Test("NO_REPLY_EXPECTED calls get no reply of any kind; past 32 calls in flight a sender gets RateLimited, never for a read answered on the loop, while others are served",
-          .enabled(if: Requirements.canRunDaemon, Requirements.daemonReason))
+          .enabled(if: Requirements.canRunDaemon, .daemonReason))
     func senderFairness() async throws {
         try await withHarness { h in
             let result = try await h.python("""
@@ -99,7 +101,7 @@ struct LimitsTests {
             #expect(silent == ["return": 0, "error": 0], "replies to calls that asked for none: \(result.raw)")
             let outcomes = result["outcomes"] as? [String: [String: Int]] ?? [:]
             let tasks = outcomes["GetAppIds"] ?? [:], reads = outcomes["GetState"] ?? [:]
-            #expect((tasks["ok"] ?? 0) > 0 && (tasks[GA.error("RateLimited")] ?? 0) > 0, "\(outcomes)")
+            #expect((tasks["ok"] ?? 0) > 0 && (tasks[ServiceErrorName.rateLimited.rawValue] ?? 0) > 0, "\(outcomes)")
             #expect(tasks.values.reduce(0, +) == 120 && tasks.count == 2, "every call answered, ok or RateLimited: \(result.raw)")
             #expect(reads == ["ok": 40], "reads answered on the loop are never refused as busy: \(result.raw)")
             #expect(result.string("state") == "inactive")
@@ -107,7 +109,7 @@ struct LimitsTests {
     }
 
     @Test("a stopped polkitd: 64 checks run, 256 wait, the rest are told polkit is busy; every call ends within the timeout; reads go on",
-          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func hungPolkit() async throws {
         try await withHarness(.init(polkit: .real(), polkitTimeout: 3)) { h in
             let polkit = try #require(h.polkit)
@@ -146,13 +148,13 @@ struct LimitsTests {
             polkit.resume()
             let outcomes = result["outcomes"] as? [String: Int] ?? [:]
             print("hung polkit: \(outcomes), slowest call \(result["slowest"] ?? 0) s, slowest read \(result["slowest_read"] ?? 0) s")
-            #expect(outcomes[GA.error("RateLimited") + " (service busy)"] == 360 - 64 - 256, "\(result.raw)")
-            #expect(outcomes[GA.error("PermissionDenied")] == 64 + 256, "\(result.raw)")
+            #expect(outcomes[ServiceErrorName.rateLimited.rawValue + " (service busy)"] == 360 - 64 - 256, "\(result.raw)")
+            #expect(outcomes[ServiceErrorName.permissionDenied.rawValue] == 64 + 256, "\(result.raw)")
             #expect((result["slowest"] as? Double ?? 99) < 3 + 2, "every call ends within the polkit timeout")
             #expect(result["slowest_read"] is Double, "reads were answered while polkit hung")
             #expect(try await h.connect().state() == "inactive", "nothing half-applied")
             // polkitd answers again: the next Start works.
-            #expect(try await h.gdbus(GA.session, "Start", ["'org.example.Kiosk'", "{}"]).ok)
+            #expect(try await h.gdbus(.session, "Start", ["'org.example.Kiosk'", "{}"]).ok)
         }
     }
 }

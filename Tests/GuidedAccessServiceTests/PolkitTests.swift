@@ -2,6 +2,8 @@
 import DBusKit
 import DBusTesting
 import Foundation
+import GuidedAccessContract
+import GuidedAccessTesting
 import Testing
 import Locking
 
@@ -9,13 +11,13 @@ import Locking
 @Suite("polkit failure modes", .timeLimit(.minutes(2)))
 struct PolkitTests {
     @Test("No polkit reachable means deny: Start and other admin calls get PermissionDenied; reads keep working",
-          .enabled(if: Requirements.canRunDaemon, Requirements.daemonReason),
+          .enabled(if: Requirements.canRunDaemon, .daemonReason),
           arguments: ["nonexistent socket", "system bus without polkitd"])
     func polkitAbsent(_ kind: String) async throws {
         let polkit: Harness.Polkit = kind == "nonexistent socket" ? .absent : .busWithoutPolkit
         try await withHarness(.init(polkit: polkit)) { h in
-            let start = try await h.gdbus(GA.session, "Start", ["'org.example.Kiosk'", "{}"])
-            #expect(start.errorName == GA.error("PermissionDenied"), "\(start)")
+            let start = try await h.gdbus(.session, "Start", ["'org.example.Kiosk'", "{}"])
+            #expect(start.errorName == ServiceErrorName.permissionDenied.rawValue, "\(start)")
             let python = try await h.python("""
                 bus = connect()
                 s = iface(bus, SESSION)
@@ -26,20 +28,20 @@ struct PolkitTests {
                      request=attempt(s.RequestSession, True, dbus.Dictionary({}, signature="sv")),
                      current=str(iface(bus, PROPS).Get(SESSION, "State")))
                 """)
-            #expect(python["start"] as? [String] == ["error", GA.error("PermissionDenied")], "\(python.raw)")
-            #expect(python["passcode"] as? [String] == ["error", GA.error("PermissionDenied")])
-            #expect(python["feature"] as? [String] == ["error", GA.error("PermissionDenied")])
-            #expect(python["state"] as? [String] == ["error", GA.error("PermissionDenied")])
+            #expect(python["start"] as? [String] == ["error", ServiceErrorName.permissionDenied.rawValue], "\(python.raw)")
+            #expect(python["passcode"] as? [String] == ["error", ServiceErrorName.permissionDenied.rawValue])
+            #expect(python["feature"] as? [String] == ["error", ServiceErrorName.permissionDenied.rawValue])
+            #expect(python["state"] as? [String] == ["error", ServiceErrorName.permissionDenied.rawValue])
             #expect(python["request"] as? [Any] != nil && (python["request"] as? [Any])?.last as? Bool == false)
             #expect(python.string("current") == "inactive")
-            #expect(try await h.busctl(getProperty(GA.session, "Enabled")).output == "b false")
-            #expect(try await h.busctl(getProperty(GA.features, "Zoom")).output == "b false")
+            #expect(try await h.busctl(getProperty(.session, "Enabled")).output == "b false")
+            #expect(try await h.busctl(getProperty(.features, "Zoom")).output == "b false")
             #expect(h.auditRecords().contains { $0["action"] as? String == "start-session" && $0["result"] as? String == "denied" })
         }
     }
 
     @Test("Hung polkit: other calls are answered while a Start waits; the Start fails with PermissionDenied after --polkit-timeout",
-          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func polkitHung() async throws {
         try await withHarness(.init(polkit: .real(), polkitTimeout: 2)) { h in
             let polkit = try #require(h.polkit)
@@ -52,31 +54,31 @@ struct PolkitTests {
             let sent = clock.now
             let start = Task {
                 defer { finished.set() }
-                return await client.gaError(GA.session, "Start", [.string("org.example.Kiosk"), options([:])])
+                return await client.gaError(.session, "Start", [.string("org.example.Kiosk"), options([:])])
             }
             try await Task.sleep(for: .milliseconds(200))
             #expect(!finished.isSet)
             #expect(try await reader.state() == "inactive")
-            #expect(try await reader.ga(GA.restrictions, "GetState", [.string("com.example.app.x")]) == [.string("allow")])
+            #expect(try await reader.ga(.restrictions, "GetState", [.string("com.example.app.x")]) == [.string("allow")])
             #expect(try await reader.ga("org.freedesktop.DBus.Peer", "Ping") == [])
-            #expect(try await h.busctl(getProperty(GA.session, "State")).output == #"s "inactive""#)
+            #expect(try await h.busctl(getProperty(.session, "State")).output == #"s "inactive""#)
             #expect(!finished.isSet, "the other calls must be answered while Start still waits for polkit")
             #expect(clock.now - sent < .seconds(2))
 
-            #expect(await start.value == GA.error("PermissionDenied"))
+            #expect(await start.value == ServiceErrorName.permissionDenied.rawValue)
             let waited = clock.now - sent
             #expect(waited >= .seconds(1.8) && waited < .seconds(10), "waited \(waited)")
             #expect(try await reader.state() == "inactive")
 
             // polkit is back: the same call succeeds.
             polkit.resume()
-            #expect(await client.gaError(GA.session, "Start", [.string("org.example.Kiosk"), options([:])]) == nil)
+            #expect(await client.gaError(.session, "Start", [.string("org.example.Kiosk"), options([:])]) == nil)
             #expect(try await reader.state() == "active")
         }
     }
 
     @Test("A caller that leaves while its polkit check is pending changes nothing (exit and SIGKILL)",
-          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func callerLeavesWhilePending() async throws {
         let sendAndLeave = """
             bus = connect()
@@ -115,7 +117,7 @@ struct PolkitTests {
             })
             try await Task.sleep(for: .milliseconds(300))
             #expect(try await reader.state() == "inactive")
-            #expect(try await reader.property(GA.session, "App") == .string(""))
+            #expect(try await reader.property(.session, "App") == .string(""))
 
             // 3: RequestSession (root is authorized for request-session) from an app that left meanwhile.
             polkit.pause()
@@ -127,12 +129,12 @@ struct PolkitTests {
             })
             try await Task.sleep(for: .milliseconds(300))
             #expect(try await reader.state() == "inactive", "a session must not be locked to an app that already left")
-            #expect(try await reader.property(GA.session, "App") == .string(""))
+            #expect(try await reader.property(.session, "App") == .string(""))
         }
     }
 
     @Test("A caller that closes its connection while polkit (which still finds the process) thinks: Start and RequestSession change nothing",
-          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func callerClosesConnectionWhilePending() async throws {
         try await withHarness(.init(polkit: .real(), polkitTimeout: 20)) { h in
             let polkit = try #require(h.polkit)
@@ -165,7 +167,7 @@ struct PolkitTests {
                 #expect(last?["result"] as? String == "Failed", "\(method): \(String(describing: last))")
                 _ = try await client.value
                 if try await reader.enabled() {
-                    _ = try await reader.ga(GA.session, "End", [options([:])])
+                    _ = try await reader.ga(.session, "End", [options([:])])
                 }
             }
         }

@@ -2,6 +2,8 @@
 import DBusKit
 import DBusTesting
 import Foundation
+import GuidedAccessContract
+import GuidedAccessTesting
 import Testing
 
 /// `org.guidedaccess.GuidedAccess1` driven through busctl, gdbus, dbus-send,
@@ -17,19 +19,19 @@ struct SessionTests {
     }
 
     @Test("Start as an authorized user; every property, ExtendTimeLimit, SetFeature and End through several clients; audited",
-          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func startExtendEnd() async throws {
         try await withHarness(.init(polkit: .real())) { h in
             let client = try h.connect()
-            let status = try await client.gaSignals(GA.session, "StatusChanged")
+            let status = try await client.gaSignals(.session, "StatusChanged")
             let featureChanges = try await client.gaSignals("org.freedesktop.DBus.Properties", "PropertiesChanged")
 
-            #expect(try await h.busctl(getProperty(GA.session, "Version")).output == "u 1")
-            #expect(try await h.busctl(getProperty(GA.session, "State")).output == #"s "inactive""#)
-            #expect(try await h.busctl(getProperty(GA.session, "Enabled")).output == "b false")
+            #expect(try await h.busctl(getProperty(.session, "Version")).output == "u 1")
+            #expect(try await h.busctl(getProperty(.session, "State")).output == #"s "inactive""#)
+            #expect(try await h.busctl(getProperty(.session, "Enabled")).output == "b false")
 
             let before = UInt64(Date().timeIntervalSince1970 * 1_000_000)
-            let start = try await h.gdbus(GA.session, "Start", [
+            let start = try await h.gdbus(.session, "Start", [
                 "'org.example.Kiosk'",
                 "{'time-limit': <uint64 600>, 'system-restrictions': <{'touch': 'deny', 'volume-buttons': 'deny'}>, "
                     + "'disabled-regions': <[(0, 0, 100, 50)]>, 'restrictions': <{'com.example.app.purchase': 'deny'}>}",
@@ -60,45 +62,45 @@ struct SessionTests {
             #expect(session["DisabledRegions"] as? [[Int]] == [[0, 0, 100, 50]])
             #expect(session["PasscodeSet"] as? Bool == false)
             #expect(session["AllowedApplications"] as? [String] == [])
-            #expect(try await client.ga(GA.restrictions, "GetState", [.string("com.example.app.purchase")]) == [.string("deny")])
+            #expect(try await client.ga(.restrictions, "GetState", [.string("com.example.app.purchase")]) == [.string("deny")])
 
             // A second Start is refused by name; the session is untouched.
-            let again = try await h.gdbus(GA.session, "Start", ["'org.example.Other'", "{}"])
-            #expect(again.errorName == GA.error("AlreadyActive"), "\(again)")
-            #expect(await client.gaError(GA.session, "Start", [.string("org.example.Other"), options([:])])
-                    == GA.error("AlreadyActive"))
-            #expect(try await client.property(GA.session, "App") == .string("org.example.Kiosk"))
+            let again = try await h.gdbus(.session, "Start", ["'org.example.Other'", "{}"])
+            #expect(again.errorName == ServiceErrorName.alreadyActive.rawValue, "\(again)")
+            #expect(await client.gaError(.session, "Start", [.string("org.example.Other"), options([:])])
+                    == ServiceErrorName.alreadyActive.rawValue)
+            #expect(try await client.property(.session, "App") == .string("org.example.Kiosk"))
 
             // ExtendTimeLimit through busctl.
-            let extend = try await h.busctlCall(GA.session, "ExtendTimeLimit", ["t", "60"])
+            let extend = try await h.busctlCall(.session, "ExtendTimeLimit", ["t", "60"])
             #expect(extend.ok, "\(extend)")
-            #expect(try await h.busctl(getProperty(GA.session, "TimeLimit")).output == "t 660")
+            #expect(try await h.busctl(getProperty(.session, "TimeLimit")).output == "t 660")
 
             // SetFeature through busctl; Features1 announces it.
-            #expect(try await h.busctl(getProperty(GA.features, "Zoom")).output == "b false")
-            let feature = try await h.busctlCall(GA.features, "SetFeature", ["sb", "Zoom", "true"])
+            #expect(try await h.busctl(getProperty(.features, "Zoom")).output == "b false")
+            let feature = try await h.busctlCall(.features, "SetFeature", ["sb", "Zoom", "true"])
             #expect(feature.ok, "\(feature)")
-            #expect(try await h.busctl(getProperty(GA.features, "Zoom")).output == "b true")
+            #expect(try await h.busctl(getProperty(.features, "Zoom")).output == "b true")
             var sawZoom = false
             while let message = await next(featureChanges, timeout: .seconds(5)) {
-                if message.arguments.first == .string(GA.features) { sawZoom = "\(message.arguments)".contains("Zoom"); break }
+                if message.arguments.first == .string(ServiceInterface.features.rawValue) { sawZoom = "\(message.arguments)".contains("Zoom"); break }
             }
             #expect(sawZoom)
-            let sources = try await h.busctl(["--json=short"] + getProperty(GA.features, "Sources"))
+            let sources = try await h.busctl(["--json=short"] + getProperty(.features, "Sources"))
             #expect(sources.stdout.contains("\"Zoom\""), "\(sources)")
 
             // End as root: authorized by polkit.
-            let end = try await h.busctlCall(GA.session, "End", ["a{sv}", "0"])
+            let end = try await h.busctlCall(.session, "End", ["a{sv}", "0"])
             #expect(end.ok, "\(end)")
             #expect(await next(status)?.arguments == [.bool(false)])
             #expect(try await client.state() == "inactive")
-            #expect(try await client.property(GA.session, "App") == .string(""))
-            #expect(try await client.property(GA.session, "StartedAt") == .uint64(0))
-            #expect(try await client.property(GA.session, "TimeLimit") == .uint64(0))
+            #expect(try await client.property(.session, "App") == .string(""))
+            #expect(try await client.property(.session, "StartedAt") == .uint64(0))
+            #expect(try await client.property(.session, "TimeLimit") == .uint64(0))
 
             // Nothing to end or extend now.
-            #expect(try await h.gdbus(GA.session, "End", ["{}"]).errorName == GA.error("NotActive"))
-            #expect(await client.gaError(GA.session, "ExtendTimeLimit", [.uint64(5)]) == GA.error("NotActive"))
+            #expect(try await h.gdbus(.session, "End", ["{}"]).errorName == ServiceErrorName.notActive.rawValue)
+            #expect(await client.gaError(.session, "ExtendTimeLimit", [.uint64(5)]) == ServiceErrorName.notActive.rawValue)
 
             // Audit: one JSON line per admin action, naming action and result.
             let records = h.auditRecords()
@@ -113,11 +115,11 @@ struct SessionTests {
     }
 
     @Test("End is denied for an unauthorized user (daemon and client as nobody, polkit rule says no); other users are refused, reads included",
-          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func endDeniedForNobody() async throws {
         try await withHarness(.init(polkit: .real(rules: Self.denyNobody("org.guidedaccess.end-session")), asNobody: true)) { h in
             // start-session is allow_any yes: nobody may start.
-            let start = try await h.gdbus(GA.session, "Start", ["'org.example.Kiosk'", "{}"], asNobody: true)
+            let start = try await h.gdbus(.session, "Start", ["'org.example.Kiosk'", "{}"], asNobody: true)
             #expect(start.ok, "\(start)")
 
             let python = try await h.python("""
@@ -128,25 +130,25 @@ struct SessionTests {
                      passcode=attempt(s.SetPasscode, "1234"),
                      state=plain(iface(bus, PROPS).Get(SESSION, "State")))
                 """, asNobody: true)
-            #expect(python["plain"] as? [String] == ["error", GA.error("PermissionDenied")], "\(python.raw)")
-            #expect(python["interactive"] as? [String] == ["error", GA.error("PermissionDenied")])
+            #expect(python["plain"] as? [String] == ["error", ServiceErrorName.permissionDenied.rawValue], "\(python.raw)")
+            #expect(python["interactive"] as? [String] == ["error", ServiceErrorName.permissionDenied.rawValue])
             // set-passcode has no rule: polkit would ask for a password, which the caller did not allow.
-            #expect(python["passcode"] as? [String] == ["error", GA.interactiveAuthorizationRequired])
+            #expect(python["passcode"] as? [String] == ["error", ErrorName.interactiveAuthorizationRequired.rawValue])
             #expect(python.string("state") == "active")
 
             // Root is another user than the daemon's: refused by name, even reading admin state.
-            let asRoot = try await h.gdbus(GA.session, "End", ["{}"])
-            #expect(asRoot.errorName == GA.error("PermissionDenied"), "\(asRoot)")
+            let asRoot = try await h.gdbus(.session, "End", ["{}"])
+            #expect(asRoot.errorName == ServiceErrorName.permissionDenied.rawValue, "\(asRoot)")
             let client = try h.connect()
-            #expect(await client.gaError(GA.session, "End", [options([:])]) == GA.error("PermissionDenied"))
-            #expect(await client.gaError(GA.restrictions, "List") == GA.error("PermissionDenied"))
+            #expect(await client.gaError(.session, "End", [options([:])]) == ServiceErrorName.permissionDenied.rawValue)
+            #expect(await client.gaError(.restrictions, "List") == ServiceErrorName.permissionDenied.rawValue)
             // Reads too: Properties and ObjectManager answer only the daemon's user; Introspect stays open.
-            let properties = "org.freedesktop.DBus.Properties"
-            #expect(await client.gaError(properties, "Get", [.string(GA.session), .string("State")]) == GA.error("PermissionDenied"))
-            #expect(await client.gaError(properties, "GetAll", [.string(GA.features)]) == GA.error("PermissionDenied"))
-            #expect(await client.gaError("org.freedesktop.DBus.ObjectManager", "GetManagedObjects") == GA.error("PermissionDenied"))
+            let properties = InterfaceName.properties
+            #expect(await client.gaError(properties, "Get", [.string(ServiceInterface.session.rawValue), .string("State")]) == ServiceErrorName.permissionDenied.rawValue)
+            #expect(await client.gaError(properties, "GetAll", [.string(ServiceInterface.features.rawValue)]) == ServiceErrorName.permissionDenied.rawValue)
+            #expect(await client.gaError("org.freedesktop.DBus.ObjectManager", "GetManagedObjects") == ServiceErrorName.permissionDenied.rawValue)
             #expect(await client.gaError("org.freedesktop.DBus.Introspectable", "Introspect") == nil)
-            let busctlGet = try await h.busctl(getProperty(GA.session, "State"))
+            let busctlGet = try await h.busctl(getProperty(.session, "State"))
             #expect(!busctlGet.ok && busctlGet.stderr.contains("refuses calls from user 0"), "\(busctlGet)")
 
             let denied = h.auditRecords().filter { $0["action"] as? String == "end-session" && $0["result"] as? String == "denied" }
@@ -156,13 +158,13 @@ struct SessionTests {
     }
 
     @Test("End with the right passcode; wrong ones back off with RateLimited, even for the right one, until the delay passed",
-          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func passcodeAndBackOff() async throws {
         try await withHarness(.init(polkit: .real())) { h in
-            let set = try await h.gdbus(GA.session, "SetPasscode", ["'2468'"])
+            let set = try await h.gdbus(.session, "SetPasscode", ["'2468'"])
             #expect(set.ok, "\(set)")
-            #expect(try await h.busctl(getProperty(GA.session, "PasscodeSet")).output == "b true")
-            #expect(try await h.busctlCall(GA.session, "Start", ["sa{sv}", "org.example.Kiosk", "0"]).ok)
+            #expect(try await h.busctl(getProperty(.session, "PasscodeSet")).output == "b true")
+            #expect(try await h.busctlCall(.session, "Start", ["sa{sv}", "org.example.Kiosk", "0"]).ok)
 
             let first = try await h.python("""
                 bus = connect()
@@ -173,7 +175,7 @@ struct SessionTests {
             #expect((first["end"] as? [Any])?.first as? String == "ok", "\(first.raw)")
             #expect(first.string("state") == "inactive")
 
-            #expect(try await h.busctlCall(GA.session, "Start", ["sa{sv}", "org.example.Kiosk", "0"]).ok)
+            #expect(try await h.busctlCall(.session, "Start", ["sa{sv}", "org.example.Kiosk", "0"]).ok)
             // polkit is not needed for passcodes: give the lock back to other tests.
             h.stopPolkit()
             let python = try await h.python("""
@@ -188,9 +190,9 @@ struct SessionTests {
                      state=plain(iface(bus, PROPS).Get(SESSION, "State")))
                 """)
             let wrong = python["wrong"] as? [[String]] ?? []
-            #expect(wrong == Array(repeating: ["error", GA.error("PermissionDenied")], count: 3), "\(python.raw)")
-            #expect(python["locked_wrong"] as? [String] == ["error", GA.error("RateLimited")])
-            #expect(python["locked_right"] as? [String] == ["error", GA.error("RateLimited")])
+            #expect(wrong == Array(repeating: ["error", ServiceErrorName.permissionDenied.rawValue], count: 3), "\(python.raw)")
+            #expect(python["locked_wrong"] as? [String] == ["error", ServiceErrorName.rateLimited.rawValue])
+            #expect(python["locked_right"] as? [String] == ["error", ServiceErrorName.rateLimited.rawValue])
             #expect(python.string("state") == "active")
             let audit = h.auditRecords().filter { $0["action"] as? String == "end-session" && $0["target"] as? String == "passcode" }
             #expect(audit.filter { $0["result"] as? String == "denied" }.count == 5)
@@ -198,23 +200,23 @@ struct SessionTests {
             // The first lock-out is 5 s; afterwards the right passcode works again.
             try await Task.sleep(for: .seconds(5.5))
             let client = try h.connect()
-            #expect(await client.gaError(GA.session, "End", [options(["passcode": .string("2468")])]) == nil)
+            #expect(await client.gaError(.session, "End", [options(["passcode": .string("2468")])]) == nil)
             #expect(try await client.state() == "inactive")
         }
     }
 
     @Test("RequestSession: an allow-listed app locks itself and may unlock; another app is refused when polkit says no",
-          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func requestSession() async throws {
         let options = Harness.Options(polkit: .real(rules: Self.denyNobody("org.guidedaccess.request-session")),
                                       asNobody: true, allowedApplications: [Paths.pythonAppID])
         try await withHarness(options) { h in
-            #expect(try await h.busctl(getProperty(GA.session, "AllowedApplications"), asNobody: true).output
+            #expect(try await h.busctl(getProperty(.session, "AllowedApplications"), asNobody: true).output
                     == "as 1 \"\(Paths.pythonAppID)\"")
             // gdbus is not on the list and polkit refuses: false, nothing changes.
-            let refused = try await h.gdbus(GA.session, "RequestSession", ["true", "{'reason': <'kiosk mode'>}"], asNobody: true)
+            let refused = try await h.gdbus(.session, "RequestSession", ["true", "{'reason': <'kiosk mode'>}"], asNobody: true)
             #expect(refused.output == "(false,)", "\(refused)")
-            #expect(try await h.busctl(getProperty(GA.session, "State"), asNobody: true).output == #"s "inactive""#)
+            #expect(try await h.busctl(getProperty(.session, "State"), asNobody: true).output == #"s "inactive""#)
 
             let lock = try await h.python("""
                 bus = connect()
@@ -228,9 +230,9 @@ struct SessionTests {
             #expect(lock.string("app") == Paths.pythonAppID)
 
             // The session belongs to python: gdbus can neither lock to itself nor end it.
-            #expect(try await h.gdbus(GA.session, "RequestSession", ["true", "{}"], asNobody: true).output == "(false,)")
-            #expect(try await h.gdbus(GA.session, "RequestSession", ["false", "{}"], asNobody: true).output == "(false,)")
-            #expect(try await h.busctl(getProperty(GA.session, "App"), asNobody: true).output == "s \"\(Paths.pythonAppID)\"")
+            #expect(try await h.gdbus(.session, "RequestSession", ["true", "{}"], asNobody: true).output == "(false,)")
+            #expect(try await h.gdbus(.session, "RequestSession", ["false", "{}"], asNobody: true).output == "(false,)")
+            #expect(try await h.busctl(getProperty(.session, "App"), asNobody: true).output == "s \"\(Paths.pythonAppID)\"")
 
             let unlock = try await h.python("""
                 bus = connect()
@@ -248,7 +250,7 @@ struct SessionTests {
     }
 
     @Test("RequestSession without a rule: polkit would challenge, the caller did not allow interaction, so false",
-          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func requestSessionChallengeIsNo() async throws {
         try await withHarness(.init(polkit: .real(), asNobody: true)) { h in
             let python = try await h.python("""
@@ -262,7 +264,7 @@ struct SessionTests {
     }
 
     @Test("ConfigureForGuidedAccess: Failed while inactive; the locked app may; another app without authority gets PermissionDenied",
-          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func configureForGuidedAccess() async throws {
         try await withHarness(.init(polkit: .real(rules: Self.denyNobody("org.guidedaccess.configure-features")), asNobody: true)) { h in
             let inactive = try await h.python("""
@@ -270,16 +272,16 @@ struct SessionTests {
                 f = iface(bus, FEATURES)
                 done(result=attempt(f.ConfigureForGuidedAccess, dbus.Array(["zoom"], signature="s"), True))
                 """, asNobody: true)
-            #expect(inactive["result"] as? [String] == ["error", GA.error("Failed")], "\(inactive.raw)")
+            #expect(inactive["result"] as? [String] == ["error", ServiceErrorName.failed.rawValue], "\(inactive.raw)")
 
             // Lock the session to python (start-session is allow_any yes).
-            #expect(try await h.gdbus(GA.session, "Start", ["'\(Paths.pythonAppID)'", "{}"], asNobody: true).ok)
+            #expect(try await h.gdbus(.session, "Start", ["'\(Paths.pythonAppID)'", "{}"], asNobody: true).ok)
 
             // gdbus is not the locked app and polkit refuses configure-features for nobody.
-            let other = try await h.gdbus(GA.features, "ConfigureForGuidedAccess", ["['zoom']", "true"], asNobody: true)
-            #expect(other.errorName == GA.error("PermissionDenied"), "\(other)")
-            let setFeature = try await h.gdbus(GA.features, "SetFeature", ["'Zoom'", "true"], asNobody: true)
-            #expect(setFeature.errorName == GA.error("PermissionDenied"), "\(setFeature)")
+            let other = try await h.gdbus(.features, "ConfigureForGuidedAccess", ["['zoom']", "true"], asNobody: true)
+            #expect(other.errorName == ServiceErrorName.permissionDenied.rawValue, "\(other)")
+            let setFeature = try await h.gdbus(.features, "SetFeature", ["'Zoom'", "true"], asNobody: true)
+            #expect(setFeature.errorName == ServiceErrorName.permissionDenied.rawValue, "\(setFeature)")
 
             let locked = try await h.python("""
                 bus = connect()
@@ -292,22 +294,22 @@ struct SessionTests {
                      reader=bool(props.Get(FEATURES, "ScreenReader")))
                 """, asNobody: true)
             #expect((locked["ok"] as? [Any])?.first as? String == "ok", "\(locked.raw)")
-            #expect(locked["unknown"] as? [String] == ["error", GA.error("UnknownFeature")])
+            #expect(locked["unknown"] as? [String] == ["error", ServiceErrorName.unknownFeature.rawValue])
             #expect(locked.bool("zoom") == true && locked.bool("grayscale") == true && locked.bool("invert") == true)
             #expect(locked.bool("reader") == false)
         }
     }
 
     @Test("Time limit: TimeLimitWarning(10) then TimeExpired; State becomes expired and Enabled stays true",
-          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func timeLimitExpiry() async throws {
         try await withHarness(.init(polkit: .real())) { h in
             let client = try h.connect()
-            let warnings = try await client.gaSignals(GA.session, "TimeLimitWarning")
-            let expired = try await client.gaSignals(GA.session, "TimeExpired")
+            let warnings = try await client.gaSignals(.session, "TimeLimitWarning")
+            let expired = try await client.gaSignals(.session, "TimeExpired")
             let clock = ContinuousClock()
             let started = clock.now
-            #expect(await client.gaError(GA.session, "Start", [.string("org.example.Kiosk"), options(["time-limit": .uint64(11)])]) == nil)
+            #expect(await client.gaError(.session, "Start", [.string("org.example.Kiosk"), options(["time-limit": .uint64(11)])]) == nil)
             h.stopPolkit()
 
             let warning = await next(warnings, timeout: .seconds(6))
@@ -318,8 +320,8 @@ struct SessionTests {
             #expect(clock.now - started >= .seconds(10))
             #expect(try await client.state() == "expired")
             #expect(try await client.enabled() == true)
-            #expect(try await client.property(GA.session, "TimeRemaining") == .uint64(0))
-            #expect(try await h.busctl(getProperty(GA.session, "App")).output == #"s "org.example.Kiosk""#)
+            #expect(try await client.property(.session, "TimeRemaining") == .uint64(0))
+            #expect(try await h.busctl(getProperty(.session, "App")).output == #"s "org.example.Kiosk""#)
             // No other warning (300 s, 60 s) was due for an 11 s session.
             #expect(await collect(warnings, for: .milliseconds(300)).isEmpty)
         }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import DBusTesting
 import Foundation
+import GuidedAccessContract
+import GuidedAccessTesting
 import Testing
 
 /// `scripts/run-daemon --try`, as a newcomer on a machine without a system
@@ -8,7 +10,7 @@ import Testing
 /// calls included, and nothing of it is left once it stops.
 @Suite("Try mode: scripts/run-daemon --try", .timeLimit(.minutes(10)))
 struct TryModeTests {
-    static let script = Paths.packageRoot.appendingPathComponent("scripts/run-daemon").path
+    static let script = Project.root.appendingPathComponent("scripts/run-daemon").path
     static let banner = "TRY MODE: every Guided Access admin action is allowed for nobody without a password; do not use on a shared machine"
 
     @Test("Without root it says why it needs root and exits 2, before building anything",
@@ -30,14 +32,14 @@ struct TryModeTests {
     }
 
     @Test("As root for nobody: Register, SetState deny, Start and End interactive succeed; SIGTERM removes policy, rule, buses and polkitd",
-          .enabled(if: Requirements.canRunPolkit, Requirements.polkitReason))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func walkthroughThenCleanup() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ga-try-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = directory.appendingPathComponent("run-daemon.log")
         var environment = ProcessInfo.processInfo.environment
-        environment["GUIDED_ACCESSD"] = Paths.daemon
+        environment["GUIDED_ACCESSD"] = Project.daemon
         environment["GUIDED_ACCESS_SKIP_DEPS"] = "1"
         // As from a terminal: this process blocks SIGTERM in every thread and
         // the supervisor's `&` ignores SIGINT; children inherit both, and bash
@@ -59,30 +61,30 @@ struct TryModeTests {
         #expect(FileManager.default.fileExists(atPath: printed.rule) && FileManager.default.fileExists(atPath: printed.policy))
 
         // The README's walkthrough, run as nobody against the printed address.
-        let object = ["org.guidedaccess.GuidedAccess1", "/org/guidedaccess/GuidedAccess1"]
+        let object = [GuidedAccessBus.name, GuidedAccessBus.objectPath]
         func busctl(_ arguments: [String]) async throws -> ToolResult {
             let result = try await ProcessRunner.run(
                 ProcessRunner.asUnprivileged(["busctl", "--user"] + arguments),
                 environment: ["DBUS_SESSION_BUS_ADDRESS": printed.sessionAddress])
             return ToolResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
         }
-        func call(_ interface: String, _ member: String, _ arguments: String...) async throws -> ToolResult {
-            try await busctl(["call"] + object + [interface, member] + arguments)
+        func call(_ interface: ServiceInterface, _ member: String, _ arguments: String...) async throws -> ToolResult {
+            try await busctl(["call"] + object + [interface.rawValue, member] + arguments)
         }
         func state() async throws -> String {
-            try await busctl(["get-property"] + object + ["org.guidedaccess.GuidedAccess1", "State"]).output
+            try await busctl(["get-property"] + object + [ServiceInterface.session.rawValue, "State"]).output
         }
-        let register = try await call("org.guidedaccess.Restrictions1", "Register", "a(sss)", "1",
+        let register = try await call(.restrictions, "Register", "a(sss)", "1",
                                       "com.example.app.purchase", "Purchases", "Buying items")
         #expect(register.ok && register.stdout.hasPrefix("ao 1"), "\(register)")
-        let deny = try await call("org.guidedaccess.Restrictions1", "SetState", "ss", "com.example.app.purchase", "deny")
+        let deny = try await call(.restrictions, "SetState", "ss", "com.example.app.purchase", "deny")
         #expect(deny.ok, "SetState needs configure-restrictions (auth_admin_keep): \(deny)")
-        #expect(try await call("org.guidedaccess.Restrictions1", "GetState", "s", "com.example.app.purchase").output == #"s "deny""#)
-        let start = try await call("org.guidedaccess.GuidedAccess1", "Start", "sa{sv}", "com.example.app", "1", "time-limit", "t", "600")
+        #expect(try await call(.restrictions, "GetState", "s", "com.example.app.purchase").output == #"s "deny""#)
+        let start = try await call(.session, "Start", "sa{sv}", "com.example.app", "1", "time-limit", "t", "600")
         #expect(start.ok, "\(start)")
         #expect(try await state() == #"s "active""#)
         let end = try await busctl(["--allow-interactive-authorization=yes", "call"] + object
-                                   + ["org.guidedaccess.GuidedAccess1", "End", "a{sv}", "1", "interactive", "b", "true"])
+                                   + [ServiceInterface.session.rawValue, "End", "a{sv}", "1", "interactive", "b", "true"])
         #expect(end.ok, "End without the passcode needs end-session (auth_admin_keep): \(end)")
         #expect(try await state() == #"s "inactive""#)
         let polkit = try await ProcessRunner.run(

@@ -3,6 +3,8 @@ import DBusKit
 import DBusTesting
 import Foundation
 import GuidedAccess
+import GuidedAccessContract
+import GuidedAccessTesting
 import Testing
 
 /// The built `guided-access` binary against the daemon.
@@ -14,7 +16,7 @@ struct CLITests {
 
     @Test("usage errors exit 2 without touching the bus")
     func usageErrors() async throws {
-        let cli = Binaries.cli
+        let cli = Project.cli
         try #require(FileManager.default.isExecutableFile(atPath: cli), "build guided-access first")
         for arguments in [["start"], ["start", "--app", "x", "--time-limit", "5q"], ["start", "--app", "x", "--deny", "toaster"],
                           ["start", "--app", "x", "--disable-region", "1,2,3"], ["features", "set", "Bogus", "on"],
@@ -32,7 +34,7 @@ struct CLITests {
 
     @Test("an unreachable bus exits 4 and says what to do")
     func unreachable() async throws {
-        let result = try await ProcessRunner.run([Binaries.cli, "status", "--address", "unix:path=/nonexistent/bus"])
+        let result = try await ProcessRunner.run([Project.cli, "status", "--address", "unix:path=/nonexistent/bus"])
         #expect(result.status == 4)
         #expect(result.stderr.contains("start guided-accessd"))
     }
@@ -42,14 +44,14 @@ struct CLITests {
     func serviceMissing() async throws {
         let bus = try PrivateBus.startSession()
         defer { bus.stop() }
-        let result = try await ProcessRunner.run([Binaries.cli, "restrictions", "list"],
+        let result = try await ProcessRunner.run([Project.cli, "restrictions", "list"],
                                                  environment: ["GUIDED_ACCESS_BUS_ADDRESS": bus.address])
         #expect(result.status == 4, "\(result.stderr)")
         #expect(result.stderr.contains("not running"))
     }
 
     @Test("status, start, passcode, end: output, JSON and exit codes",
-          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func sessionLifecycle() async throws {
         let fixture = try await ServiceFixture.start(polkit: true)
         defer { fixture.stop() }
@@ -124,7 +126,7 @@ struct CLITests {
     }
 
     @Test("start --presentation --auto-lock, status shows them, last-options (table and JSON)",
-          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func presentationAutoLockAndLastOptions() async throws {
         let fixture = try await ServiceFixture.start(polkit: true)
         defer { fixture.stop() }
@@ -172,7 +174,7 @@ struct CLITests {
     }
 
     @Test("restrictions and features: list (table and JSON), deny, allow, reset, set",
-          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func restrictionsAndFeatures() async throws {
         let fixture = try await ServiceFixture.start(polkit: true)
         defer { fixture.stop() }
@@ -230,7 +232,7 @@ struct CLITests {
     }
 
     @Test("monitor prints each signal as one JSON line as it arrives",
-          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func monitor() async throws {
         let fixture = try await ServiceFixture.start(polkit: true)
         defer { fixture.stop() }
@@ -238,7 +240,7 @@ struct CLITests {
         async let monitored: String = {
             do {
                 let result = try await ProcessRunner.run(
-                    [Binaries.cli, "monitor", "--json", "--address", fixture.address], timeout: .seconds(6))
+                    [Project.cli, "monitor", "--json", "--address", fixture.address], timeout: .seconds(6))
                 return "exited early with \(result.status): \(result.stderr)"
             } catch let failure as ProcessRunner.Failure {
                 return failure.stdout
@@ -256,15 +258,15 @@ struct CLITests {
         let events = lines.compactMap { try? Self.json($0) as? [String: Any] }
         #expect(events.count == lines.count && !lines.isEmpty, "every line is one JSON object: \(output)")
         let changed = try #require(events.first { $0["member"] as? String == "RestrictionChanged" }, "\(output)")
-        #expect(changed["interface"] as? String == "org.guidedaccess.Restrictions1")
-        #expect(changed["path"] as? String == "/org/guidedaccess/GuidedAccess1")
+        #expect(changed["interface"] as? String == ServiceInterface.restrictions.rawValue)
+        #expect(changed["path"] as? String == GuidedAccessBus.objectPath)
         #expect(changed["arguments"] as? [String] == ["org.example.monitor.thing", "deny"])
         let status = try #require(events.first { $0["member"] as? String == "StatusChanged" }, "\(output)")
         #expect(status["arguments"] as? [Bool] == [true])
     }
 
     @Test("monitor --count stops after that many signals; text lines name interface and member",
-          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func monitorCount() async throws {
         let fixture = try await ServiceFixture.start(polkit: true)
         defer { fixture.stop() }
@@ -284,7 +286,7 @@ struct CLITests {
 @Suite("guided-access-shop example")
 struct ShopTests {
     @Test("purchases are refused while denied, offered again once allowed",
-          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func purchaseRestriction() async throws {
         let fixture = try await ServiceFixture.start(polkit: true)
         defer { fixture.stop() }
@@ -325,13 +327,13 @@ struct ShopTests {
 @Suite("Examples in Python, C and Qt")
 struct OtherLanguageExampleTests {
     @Test("Python (PyGObject): registers two restrictions, reads its features, follows RestrictionChanged and StatusChanged",
-          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func python() async throws {
-        try await runNotesApp(["/usr/bin/python3", Binaries.packageRoot.appendingPathComponent("Examples/python/notes_app.py").path])
+        try await runNotesApp(["/usr/bin/python3", Project.root.appendingPathComponent("Examples/python/notes_app.py").path])
     }
 
     @Test("C (GDBus, proxies from gdbus-codegen and dbus/*.xml): the same",
-          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func c() async throws {
         let output = Self.buildDirectory("c")
         defer { try? FileManager.default.removeItem(at: output) }
@@ -340,7 +342,7 @@ struct OtherLanguageExampleTests {
     }
 
     @Test("Qt 5 (QtDBus, proxies from qdbusxml2cpp -p and dbus/*.xml): the same, and what List and DisabledRegions hold",
-          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"),
+          .enabled(if: Requirements.canRunPolkit, .polkitReason),
           .enabled(if: QtTools.canBuildClients, Comment(rawValue: QtTools.clientToolsMissing)))
     func qt() async throws {
         let output = Self.buildDirectory("qt")
@@ -361,8 +363,8 @@ struct OtherLanguageExampleTests {
     /// Runs `Examples/<language>/build.sh` on the repository's `dbus/*.xml`.
     private func build(_ language: String, into output: URL) async throws {
         let built = try await ProcessRunner.run(
-            [Binaries.packageRoot.appendingPathComponent("Examples/\(language)/build.sh").path, output.path,
-             Binaries.packageRoot.appendingPathComponent("dbus").path], timeout: .seconds(180))
+            [Project.root.appendingPathComponent("Examples/\(language)/build.sh").path, output.path,
+             Project.root.appendingPathComponent("dbus").path], timeout: .seconds(180))
         try #require(built.status == 0, "\(built.stderr)")
     }
 

@@ -3,6 +3,8 @@ import DBusKit
 import DBusTesting
 import Foundation
 import GuidedAccess
+import GuidedAccessContract
+import GuidedAccessTesting
 import Testing
 
 /// The library against the real daemon on a private bus.
@@ -44,7 +46,7 @@ struct ClientTests {
     }
 
     @Test("requestGuidedAccessSession: allow-listed app locks and unlocks itself; configureForGuidedAccess works while locked",
-          .enabled(if: Requirements.canRunDaemon, "needs dbus-daemon and a built guided-accessd"))
+          .enabled(if: Requirements.canRunDaemon, .daemonReason))
     func requestSessionAllowListed() async throws {
         let fixture = try await ServiceFixture.start(polkit: false, allowedApplications: [Binaries.selfExecutable])
         defer { fixture.stop() }
@@ -71,7 +73,7 @@ struct ClientTests {
     }
 
     @Test("requestGuidedAccessSession is false for an app that is not allow-listed (polkit unreachable); configure without a session is .failed",
-          .enabled(if: Requirements.canRunDaemon, "needs dbus-daemon and a built guided-accessd"))
+          .enabled(if: Requirements.canRunDaemon, .daemonReason))
     func requestSessionRefused() async throws {
         let fixture = try await ServiceFixture.start(polkit: false, allowedApplications: ["/usr/bin/some-other-app"])
         defer { fixture.stop() }
@@ -89,7 +91,7 @@ struct ClientTests {
     }
 
     @Test("a registration over the per-connection cap fails whole, and the app can switch on .quotaExceeded",
-          .enabled(if: Requirements.canRunDaemon, "needs dbus-daemon and a built guided-accessd"))
+          .enabled(if: Requirements.canRunDaemon, .daemonReason))
     func tooManyRestrictionsIsQuotaExceeded() async throws {
         let fixture = try await ServiceFixture.start(polkit: false)
         defer { fixture.stop() }
@@ -100,7 +102,7 @@ struct ClientTests {
             Issue.record("257 restrictions were registered on one connection")
         } catch let error as GuidedAccessError {
             #expect(error.serviceError == .quotaExceeded, "\(error.serviceErrorName ?? ""): \(error.message)")
-            #expect(error.serviceErrorName == "org.guidedaccess.Error.QuotaExceeded")
+            #expect(error.serviceErrorName == ServiceErrorName.quotaExceeded.rawValue)
             #expect(error.code == .failed)
             #expect(error.message.contains("256"))
         }
@@ -110,7 +112,7 @@ struct ClientTests {
     }
 
     @Test("delegate registration, didChange after SetState from another connection, state query, feature streams",
-          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func restrictionsAndFeatures() async throws {
         let fixture = try await ServiceFixture.start(polkit: true)
         defer { fixture.stop() }
@@ -164,7 +166,7 @@ struct ClientTests {
     }
 
     @Test("status stream follows Start and End by an administrator",
-          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func statusStream() async throws {
         let fixture = try await ServiceFixture.start(polkit: true)
         defer { fixture.stop() }
@@ -183,7 +185,7 @@ struct ClientTests {
     }
 
     @Test("GuidedAccessAdmin: start with presentation and auto-lock, status shows them, lastOptions gives the Start back",
-          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func lastOptionsRoundTrip() async throws {
         let fixture = try await ServiceFixture.start(polkit: true)
         defer { fixture.stop() }
@@ -213,7 +215,7 @@ struct ClientTests {
     }
 
     @Test("configureForGuidedAccess is .permissionDenied for an app that is neither locked nor admin",
-          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func configurePermissionDenied() async throws {
         // Root is always authorized by polkit, so: start the session for another
         // app as admin, then restart the daemon without polkit (the session
@@ -237,7 +239,7 @@ struct ClientTests {
     }
 
     @Test("the client survives SIGKILL and restart: it re-registers, a denied restriction stays denied, changes made meanwhile arrive",
-          .enabled(if: Requirements.canRunDaemonWithPolkit, "needs root, polkitd, dbus-daemon and a built guided-accessd"))
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func survivesDaemonRestart() async throws {
         let fixture = try await ServiceFixture.start(polkit: true)
         defer { fixture.stop() }

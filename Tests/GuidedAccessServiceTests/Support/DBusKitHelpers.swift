@@ -2,6 +2,7 @@
 import DBusKit
 import DBusTesting
 import Foundation
+import GuidedAccessContract
 import Synchronization
 import Testing
 #if canImport(Glibc)
@@ -10,16 +11,24 @@ import Glibc
 
 // MARK: - DBusKit helpers
 
+/// The contract's interfaces as the helpers take them: `client.ga(.session, "Start", …)`.
+extension InterfaceName {
+    static let session = ServiceInterface.session.name
+    static let features = ServiceInterface.features.name
+    static let restrictions = ServiceInterface.restrictions.name
+    static let restriction = ServiceInterface.restriction.name
+}
+
 extension Connection {
     /// Calls a member of the service; returns the reply body.
-    func ga(_ interface: String, _ member: String, _ arguments: [DBusValue] = [], path: String = GA.path,
+    func ga(_ interface: InterfaceName, _ member: String, _ arguments: [DBusValue] = [], path: String = GuidedAccessBus.objectPath,
             interactive: Bool = false, timeout: Duration = .seconds(20)) async throws -> [DBusValue] {
-        try await call(BusName(validating: GA.busName), ObjectPath(validating: path), InterfaceName(validating: interface),
+        try await call(.guidedAccess, ObjectPath(validating: path), interface,
                        MemberName(validating: member), arguments, allowInteractiveAuthorization: interactive, timeout: timeout)
     }
 
     /// The D-Bus error name a call fails with, or nil when it succeeds.
-    func gaError(_ interface: String, _ member: String, _ arguments: [DBusValue] = [], path: String = GA.path,
+    func gaError(_ interface: InterfaceName, _ member: String, _ arguments: [DBusValue] = [], path: String = GuidedAccessBus.objectPath,
                  interactive: Bool = false) async -> String? {
         do {
             _ = try await ga(interface, member, arguments, path: path, interactive: interactive)
@@ -32,22 +41,22 @@ extension Connection {
     }
 
     /// `org.freedesktop.DBus.Properties.Get`, unwrapped from its variant.
-    func property(_ interface: String, _ name: String, path: String = GA.path) async throws -> DBusValue {
-        let reply = try await ga("org.freedesktop.DBus.Properties", "Get", [.string(interface), .string(name)], path: path)
+    func property(_ interface: InterfaceName, _ name: String, path: String = GuidedAccessBus.objectPath) async throws -> DBusValue {
+        let reply = try await ga(.properties, "Get", [.string(interface.rawValue), .string(name)], path: path)
         guard case .variant(let value)? = reply.first else { throw HarnessError("Get \(name) gave \(reply)") }
         return value
     }
 
-    func property<T: DBusType>(_ interface: String, _ name: String, as type: T.Type, path: String = GA.path) async throws -> T {
+    func property<T: DBusType>(_ interface: InterfaceName, _ name: String, as type: T.Type, path: String = GuidedAccessBus.objectPath) async throws -> T {
         try T(dbusValue: try await property(interface, name, path: path))
     }
 
-    func state() async throws -> String { try await property(GA.session, "State", as: String.self) }
-    func enabled() async throws -> Bool { try await property(GA.session, "Enabled", as: Bool.self) }
+    func state() async throws -> String { try await property(.session, "State", as: String.self) }
+    func enabled() async throws -> Bool { try await property(.session, "Enabled", as: Bool.self) }
 
     /// `List()` as rows of (identifier, text, detail, state, app, registered).
     func list() async throws -> [ListRow] {
-        let reply = try await ga(GA.restrictions, "List")
+        let reply = try await ga(.restrictions, "List")
         guard case .array(_, let rows)? = reply.first else { throw HarnessError("List gave \(reply)") }
         return try rows.map { row in
             guard case .structure(let fields) = row, fields.count == 6,
@@ -61,8 +70,9 @@ extension Connection {
     }
 
     /// Subscribes to a signal of the service's main object (or `path`).
-    func gaSignals(_ interface: String, _ member: String? = nil, path: String? = GA.path) async throws -> AsyncStream<Message> {
-        try await signals(MatchRule(path: try path.map(ObjectPath.init(validating:)), interface: InterfaceName(validating: interface),
+    func gaSignals(_ interface: InterfaceName, _ member: String? = nil, path: String? = GuidedAccessBus.objectPath) async throws
+        -> AsyncStream<Message> {
+        try await signals(MatchRule(path: try path.map(ObjectPath.init(validating:)), interface: interface,
                                     member: try member.map(MemberName.init(validating:))))
     }
 }

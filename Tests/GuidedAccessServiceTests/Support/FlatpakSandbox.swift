@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import DBusTesting
 import Foundation
+import GuidedAccessContract
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -44,7 +45,7 @@ final class FlatpakSandbox: Sendable {
     /// Starts the proxy for app `appID` on the harness's bus, letting it talk
     /// to `talkName` (a manifest's `--talk-name=`; nil: no permission), and
     /// returns once the proxy listens. `files` are copied to the app's `/app`.
-    static func start(_ appID: String, talkName: String? = GA.busName, files: [URL] = [],
+    static func start(_ appID: String, talkName: String? = GuidedAccessBus.name, files: [URL] = [],
                       in harness: Harness) async throws -> FlatpakSandbox {
         let asNobody = harness.options.asNobody
         let directory = harness.directory.appendingPathComponent("flatpak-\(appID)-\(UUID().uuidString.prefix(8))")
@@ -209,7 +210,7 @@ final class FlatpakSandbox: Sendable {
 
 /// Runs `body` with a sandbox for `appID` and stops its proxy afterwards,
 /// also when `body` throws.
-func withSandbox<T>(_ appID: String, talkName: String? = GA.busName, files: [URL] = [], in harness: Harness,
+func withSandbox<T>(_ appID: String, talkName: String? = GuidedAccessBus.name, files: [URL] = [], in harness: Harness,
                     _ body: (FlatpakSandbox) async throws -> T) async throws -> T {
     let sandbox = try await FlatpakSandbox.start(appID, talkName: talkName, files: files, in: harness)
     do {

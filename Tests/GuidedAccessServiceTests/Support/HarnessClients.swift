@@ -2,6 +2,7 @@
 import DBusKit
 import DBusTesting
 import Foundation
+import GuidedAccessContract
 import Synchronization
 import Testing
 #if canImport(Glibc)
@@ -25,23 +26,23 @@ extension Harness {
     }
 
     /// `busctl call` on the main object (or `path`).
-    func busctlCall(_ interface: String, _ member: String, _ signatureAndArguments: [String] = [],
-                    path: String = GA.path, asNobody: Bool = false) async throws -> ToolResult {
-        try await busctl(["call", GA.busName, path, interface, member] + signatureAndArguments, asNobody: asNobody)
+    func busctlCall(_ interface: InterfaceName, _ member: String, _ signatureAndArguments: [String] = [],
+                    path: String = GuidedAccessBus.objectPath, asNobody: Bool = false) async throws -> ToolResult {
+        try await busctl(["call", GuidedAccessBus.name, path, interface.rawValue, member] + signatureAndArguments, asNobody: asNobody)
     }
 
     /// `gdbus call --address BUS --dest NAME --object-path PATH --method IFACE.MEMBER ARGS...`.
-    func gdbus(_ interface: String, _ member: String, _ arguments: [String] = [], path: String = GA.path,
+    func gdbus(_ interface: InterfaceName, _ member: String, _ arguments: [String] = [], path: String = GuidedAccessBus.objectPath,
                asNobody: Bool = false) async throws -> ToolResult {
-        try await run(["gdbus", "call", "--address", bus.address, "--dest", GA.busName, "--object-path", path,
-                       "--method", "\(interface).\(member)"] + arguments, asNobody: asNobody)
+        try await run(["gdbus", "call", "--address", bus.address, "--dest", GuidedAccessBus.name, "--object-path", path,
+                       "--method", "\(interface.rawValue).\(member)"] + arguments, asNobody: asNobody)
     }
 
     /// `dbus-send --print-reply` to the service.
-    func dbusSend(_ interface: String, _ member: String, _ arguments: [String] = [], path: String = GA.path,
+    func dbusSend(_ interface: InterfaceName, _ member: String, _ arguments: [String] = [], path: String = GuidedAccessBus.objectPath,
                   asNobody: Bool = false) async throws -> ToolResult {
-        try await run(["dbus-send", "--bus=\(bus.address)", "--print-reply", "--reply-timeout=15000", "--dest=\(GA.busName)",
-                       path, "\(interface).\(member)"] + arguments, asNobody: asNobody)
+        try await run(["dbus-send", "--bus=\(bus.address)", "--print-reply", "--reply-timeout=15000", "--dest=\(GuidedAccessBus.name)",
+                       path, "\(interface.rawValue).\(member)"] + arguments, asNobody: asNobody)
     }
 
     /// Runs `/usr/bin/python3 -c PRELUDE+script args...` with `GA_ADDRESS` set;

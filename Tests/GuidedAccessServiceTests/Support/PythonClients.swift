@@ -2,6 +2,7 @@
 import DBusKit
 import DBusTesting
 import Foundation
+import GuidedAccessContract
 import Synchronization
 import Testing
 #if canImport(Glibc)
@@ -11,17 +12,18 @@ import Glibc
 // MARK: - Python
 
 enum Python {
+    /// The contract's names a script uses, from GuidedAccessContract.
+    static let names = [
+        ("NAME", GuidedAccessBus.name), ("PATH", GuidedAccessBus.objectPath),
+        ("SESSION", ServiceInterface.session.rawValue), ("FEATURES", ServiceInterface.features.rawValue),
+        ("RESTRICTIONS", ServiceInterface.restrictions.rawValue), ("RESTRICTION", ServiceInterface.restriction.rawValue),
+    ].map { "\($0) = \"\($1)\"\n" }.joined()
+
     /// Helpers every python client script starts with.
-    static let prelude = #"""
+    static let prelude = names + #"""
         import json, os, sys, time
         import dbus
         ADDRESS = os.environ["GA_ADDRESS"]
-        NAME = "org.guidedaccess.GuidedAccess1"
-        PATH = "/org/guidedaccess/GuidedAccess1"
-        SESSION = "org.guidedaccess.GuidedAccess1"
-        FEATURES = "org.guidedaccess.Features1"
-        RESTRICTIONS = "org.guidedaccess.Restrictions1"
-        RESTRICTION = "org.guidedaccess.Restriction1"
         PROPS = "org.freedesktop.DBus.Properties"
 
         def connect(mainloop=False):
@@ -90,6 +92,6 @@ extension ToolResult {
 }
 
 /// The argument vector for `busctl get-property` of a service property.
-func getProperty(_ interface: String, _ name: String, path: String = GA.path) -> [String] {
-    ["get-property", GA.busName, path, interface, name]
+func getProperty(_ interface: InterfaceName, _ name: String, path: String = GuidedAccessBus.objectPath) -> [String] {
+    ["get-property", GuidedAccessBus.name, path, interface.rawValue, name]
 }
