@@ -14,14 +14,18 @@ Window {
     property color shade: 'transparent'
     property string role: 'blocker'
     property bool shown: true
+    // KWin gives the keyboard to the topmost visible window of its own
+    // (scripts' windows are KWin's) unless it says it is output only: a
+    // blocker takes the pointer, never the keys.
+    property bool outputOnly: true
 
     flags: Qt.BypassWindowManagerHint | Qt.FramelessWindowHint | Qt.WindowStaysOnTopHint | Qt.WindowDoesNotAcceptFocus
     title: 'Guided Access ' + role
     color: shade
-    x: rect.x
-    y: rect.y
-    width: Math.max(1, rect.width)
-    height: Math.max(1, rect.height)
+    x: rect ? rect.x : 0
+    y: rect ? rect.y : 0
+    width: rect ? Math.max(1, rect.width) : 1
+    height: rect ? Math.max(1, rect.height) : 1
     visible: false
 
     MouseArea {

@@ -8,7 +8,6 @@
 import QtQuick 2.15
 import QtQuick.Window 2.15
 import QtQuick.Controls 2.15
-import QtQuick.Layouts 1.15
 import "../code/sessionState.js" as SessionState
 import "../code/text.js" as Strings
 
@@ -115,8 +114,16 @@ Item {
         modality: Qt.ApplicationModal
         width: 420
         height: layout.implicitHeight + 40
+        minimumHeight: height
+        maximumHeight: height
+        minimumWidth: width
+        maximumWidth: width
         visible: false
-        color: palette.window
+        color: systemPalette.window
+        x: workspace.virtualScreenGeometry.x + (workspace.virtualScreenGeometry.width - width) / 2
+        y: workspace.virtualScreenGeometry.y + (workspace.virtualScreenGeometry.height - height) / 3
+
+        SystemPalette { id: systemPalette }
 
         onClosing: script.close()
 
@@ -125,14 +132,15 @@ Item {
             onActivated: script.close()
         }
 
-        ColumnLayout {
+        Column {
             id: layout
-            anchors.fill: parent
-            anchors.margins: 20
+            x: 20
+            y: 20
+            width: parent.width - 40
             spacing: 12
 
             Label {
-                Layout.fillWidth: true
+                width: parent.width
                 wrapMode: Text.Wrap
                 font.bold: true
                 text: script.session !== null && script.session.enabled
@@ -142,7 +150,7 @@ Item {
                 Accessible.name: text
             }
             Label {
-                Layout.fillWidth: true
+                width: parent.width
                 wrapMode: Text.Wrap
                 text: script.session !== null && script.session.enabled
                     ? (script.session.passcodeSet ? Strings.tr('Enter the passcode to end Guided Access.')
@@ -155,7 +163,7 @@ Item {
             }
             TextField {
                 id: passcode
-                Layout.fillWidth: true
+                width: parent.width
                 visible: script.session !== null && script.session.enabled && script.session.passcodeSet
                 echoMode: TextInput.Password
                 placeholderText: Strings.tr('Passcode')
@@ -167,7 +175,7 @@ Item {
             }
             Label {
                 id: errorLabel
-                Layout.fillWidth: true
+                width: parent.width
                 visible: script.error !== ''
                 wrapMode: Text.Wrap
                 color: '#c0392b'
@@ -175,8 +183,8 @@ Item {
                 Accessible.role: Accessible.AlertMessage
                 Accessible.name: text
             }
-            RowLayout {
-                Layout.alignment: Qt.AlignRight
+            Row {
+                anchors.right: parent.right
                 spacing: 8
                 Button {
                     id: cancel

@@ -17,7 +17,7 @@ Item {
     property string app
     property bool touchBlocked: false
     property var rects: []
-    readonly property var screen: {
+    readonly property var screenRect: {
         var g = workspace.virtualScreenGeometry;
         return {x: g.x, y: g.y, width: g.width, height: g.height};
     }
@@ -26,7 +26,7 @@ Item {
         var parts = Reachability.screenParts(windows.list(), function (window) {
             return Reachability.belongsToApp(windows.idsOf(window), shield.app);
         });
-        var next = Geometry.shieldRects(shield.screen, parts.app, parts.others);
+        var next = Geometry.shieldRects(shield.screenRect, parts.app, parts.others);
         if (JSON.stringify(next) !== JSON.stringify(rects))
             rects = next;
     }
@@ -50,7 +50,7 @@ Item {
 
     Blocker {
         role: 'touch shield'
-        rect: shield.screen
+        rect: shield.screenRect
         shown: shield.touchBlocked
     }
 }

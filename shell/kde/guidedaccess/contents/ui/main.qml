@@ -22,17 +22,17 @@ Item {
     property int secondsLeft: 0
     property bool polling: false
     readonly property bool enforcing: session !== null && session.enabled
-    readonly property string gesturePath: bus.localPath(Qt.resolvedUrl('../code/gesture.js'))
+    readonly property string gesturePath: sessionBus.localPath(Qt.resolvedUrl('../code/gesture.js'))
 
-    Bus { id: bus }
-    Windows { id: windows; bus: bus }
-    Registration { id: registration; bus: bus }
+    Bus { id: sessionBus }
+    Windows { id: kwinWindows; bus: sessionBus }
+    Registration { id: registration; bus: sessionBus }
 
     function poll() {
         if (polling)
             return;
         polling = true;
-        bus.call(bus.service, bus.path, 'org.freedesktop.DBus.Properties', 'GetAll', [bus.service], function (values) {
+        sessionBus.call(sessionBus.service, sessionBus.path, 'org.freedesktop.DBus.Properties', 'GetAll', [sessionBus.service], function (values) {
             polling = false;
             var next = SessionState.sessionFrom(values[0]);
             if (next === null)
@@ -54,9 +54,9 @@ Item {
     // (Re)loads the gesture script: after a kglobalaccel block, so that its
     // shortcut is registered after the block and keeps working.
     function loadGesture() {
-        bus.scripting('unloadScript', ['guidedaccess-gesture'], function () {
-            bus.scripting('loadScript', [gesturePath, 'guidedaccess-gesture'], function () {
-                bus.scripting('start', []);
+        sessionBus.scripting('unloadScript', ['guidedaccess-gesture'], function () {
+            sessionBus.scripting('loadScript', [gesturePath, 'guidedaccess-gesture'], function () {
+                sessionBus.scripting('start', []);
             });
         });
     }
@@ -79,16 +79,16 @@ Item {
 
     Loader {
         active: root.enforcing
-        sourceComponent: AppLock { windows: windows; app: root.session.app }
+        sourceComponent: AppLock { windows: kwinWindows; app: root.session.app }
     }
     Loader {
         active: root.enforcing
-        sourceComponent: ShortcutBlock { bus: bus; onBlocked: root.loadGesture() }
+        sourceComponent: ShortcutBlock { bus: sessionBus; onBlocked: root.loadGesture() }
     }
     Loader {
         active: root.enforcing
         sourceComponent: SurroundShield {
-            windows: windows
+            windows: kwinWindows
             app: root.session.app
             touchBlocked: SessionState.denied(root.session, 'touch')
         }
@@ -99,7 +99,7 @@ Item {
     }
     Loader {
         active: root.enforcing && SessionState.denied(root.session, 'notifications')
-        sourceComponent: NotificationHider { windows: windows }
+        sourceComponent: NotificationHider { windows: kwinWindows }
     }
     Loader {
         active: root.enforcing && root.session.timeLimit > 0 && root.session.state !== 'expired'
@@ -111,12 +111,12 @@ Item {
     }
 
     Component.onCompleted: {
-        console.log('Guided Access: KWin enforcer loaded (' + (windows.plasma6 ? 'Plasma 6' : 'KWin 5') + ' API)');
+        console.log('Guided Access: KWin enforcer loaded (' + (kwinWindows.plasma6 ? 'Plasma 6' : 'KWin 5') + ' API)');
         loadGesture();
     }
     Component.onDestruction: {
-        bus.scripting('unloadScript', ['guidedaccess-gesture']);
-        bus.scripting('unloadScript', ['guidedaccess-dialog']);
+        sessionBus.scripting('unloadScript', ['guidedaccess-gesture']);
+        sessionBus.scripting('unloadScript', ['guidedaccess-dialog']);
         console.log('Guided Access: KWin enforcer unloaded');
     }
 }
