@@ -12,6 +12,12 @@ import org.kde.kwin 2.0 as KWinComponents
 QtObject {
     id: bus
 
+    // Set when the script goes: replies that arrive later are dropped (their
+    // handlers belong to objects being destroyed); calls still go out, which
+    // is how the parts undo what they did.
+    property bool closed: false
+    property var inFlight: []
+
     readonly property string service: 'org.guidedaccess.GuidedAccess1'
     readonly property string path: '/org/guidedaccess/GuidedAccess1'
 
@@ -22,21 +28,31 @@ QtObject {
     // Calls `method`; done(values) with the reply's values, failed() on an
     // error reply. Both optional.
     function call(service, path, iface, method, args, done, failed) {
+        // Not a child of the bus: a call made while the script is being
+        // destroyed (an undo) must still go out. Kept in `inFlight` until
+        // its reply, so that the garbage collector leaves it alone.
         var call = callComponent.createObject(null);
+        inFlight.push(call);
+        var settle = function () {
+            var index = bus && bus.inFlight ? bus.inFlight.indexOf(call) : -1;
+            if (index >= 0)
+                bus.inFlight.splice(index, 1);
+            call.destroy();
+        };
         call.service = service;
         call.path = path;
         call.dbusInterface = iface;
         call.method = method;
         call.arguments = args;
         call.finished.connect(function (values) {
-            if (done)
+            if (done && bus && !bus.closed)
                 done(values);
-            call.destroy();
+            settle();
         });
         call.failed.connect(function () {
-            if (failed)
+            if (failed && bus && !bus.closed)
                 failed();
-            call.destroy();
+            settle();
         });
         call.call();
     }

@@ -24,6 +24,7 @@ Item {
 
     function close() {
         dialog.visible = false;
+        bus.closed = true;
         bus.scripting('unloadScript', ['guidedaccess-dialog']);
     }
 

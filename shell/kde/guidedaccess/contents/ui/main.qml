@@ -115,6 +115,7 @@ Item {
         loadGesture();
     }
     Component.onDestruction: {
+        sessionBus.closed = true;
         sessionBus.scripting('unloadScript', ['guidedaccess-gesture']);
         sessionBus.scripting('unloadScript', ['guidedaccess-dialog']);
         console.log('Guided Access: KWin enforcer unloaded');
