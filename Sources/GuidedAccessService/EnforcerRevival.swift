@@ -4,40 +4,68 @@ import FoundationEssentials
 import Glibc
 import GuidedAccessCore
 
-/// How the daemon turns an enforcer back on when its connection leaves the
-/// bus during a session: a locked app that disables the shell's extension
-/// must not end the lock (DESIGN, "No way out"). One entry per enforcer the
-/// daemon knows, by the name it gives `RegisterEnforcer`.
+/// How the daemon turns an enforcer back on when it withdraws or its
+/// connection leaves the bus during a session: a locked app that disables or
+/// unloads the shell's enforcer must not end the lock (DESIGN, "No way out").
+/// One entry per enforcer the daemon knows, by the name it gives
+/// `RegisterEnforcer`.
 struct EnforcerRevival: Sendable {
+    /// The host's method that turns the enforcer on.
+    enum Enable: Sendable {
+        /// Takes one string and answers whether it worked.
+        case answering(MethodDeclaration<String, Bool>, argument: String)
+        /// Takes nothing; its empty reply means done.
+        case plain(MethodDeclaration<Void>)
+
+        /// `Method(argument)`, as the audit log and the daemon log name the call.
+        var call: String {
+            switch self {
+            case .answering(let method, let argument): "\(method.name)(\(argument))"
+            case .plain(let method): "\(method.name)()"
+            }
+        }
+    }
+
+    /// A screen lock during which the host keeps the enforcer off on purpose
+    /// and turns it back on at unlock; `isLocked` is true then.
+    struct ScreenLock: Sendable {
+        let name: BusName
+        let path: ObjectPath
+        let isLocked: MethodDeclaration<Bool>
+    }
+
     /// The name the enforcer registers with.
     let enforcer: String
     /// The process that hosts the enforcer and turns it on. When nobody owns
     /// this name, the host exited or restarts and turns the enforcer on itself.
     let host: BusName
     let hostPath: ObjectPath
-    /// The host's method that turns the enforcer on, and its argument.
-    let enable: MethodDeclaration<String, Bool>
-    let enableArgument: String
-    /// The screen lock: while it is active the host keeps the enforcer off on
-    /// purpose and turns it back on at unlock. `isScreenLocked` is true then.
-    let screenLock: BusName
-    let screenLockPath: ObjectPath
-    let isScreenLocked: MethodDeclaration<Bool>
+    let enable: Enable
+    /// nil: the host keeps the enforcer on across its screen lock.
+    let screenLock: ScreenLock?
 
     /// The attempt as the audit log and the daemon log name it.
-    var target: String { "\(enforcer): \(enable.name)(\(enableArgument))" }
+    var target: String { "\(enforcer): \(enable.call)" }
 
     /// Every enforcer the daemon can turn back on, by its registered name.
-    static let known: [String: EnforcerRevival] = [gnomeShell.enforcer: gnomeShell]
+    static let known: [String: EnforcerRevival] = [gnomeShell.enforcer: gnomeShell, kwin.enforcer: kwin]
 
     /// The reference extension, turned on through GNOME Shell's extension manager.
     static let gnomeShell = EnforcerRevival(
         enforcer: "gnome-shell",
         host: "org.gnome.Shell", hostPath: "/org/gnome/Shell",
-        enable: MethodDeclaration("org.gnome.Shell.Extensions", "EnableExtension", in: ["uuid"], out: "success"),
-        enableArgument: "guided-access@guidedaccess.org",
-        screenLock: "org.gnome.ScreenSaver", screenLockPath: "/org/gnome/ScreenSaver",
-        isScreenLocked: MethodDeclaration("org.gnome.ScreenSaver", "GetActive", out: "active"))
+        enable: .answering(MethodDeclaration("org.gnome.Shell.Extensions", "EnableExtension", in: ["uuid"], out: "success"),
+                           argument: "guided-access@guidedaccess.org"),
+        screenLock: ScreenLock(name: "org.gnome.ScreenSaver", path: "/org/gnome/ScreenSaver",
+                               isLocked: MethodDeclaration("org.gnome.ScreenSaver", "GetActive", out: "active")))
+
+    /// The KWin script: `start()` loads every enabled script that is not
+    /// loaded, ours among them. KWin keeps its scripts across its screen lock.
+    static let kwin = EnforcerRevival(
+        enforcer: "kwin",
+        host: "org.kde.KWin", hostPath: "/Scripting",
+        enable: .plain(MethodDeclaration("org.kde.kwin.Scripting", "start")),
+        screenLock: nil)
 
     /// Wait after the loss before deciding: a host that exits drops its name,
     /// and a screen lock reports itself active, within this.
@@ -58,7 +86,7 @@ extension GuidedAccessService {
         AuditCaller(uid: getuid(), pid: UInt32(getpid()), app: "guided-accessd")
     }
 
-    /// Called once enforcer `name` has left the bus: during a session, turns
+    /// Called once enforcer `name` has withdrawn or left the bus: during a session, turns
     /// a known enforcer back on unless it is off by design; tries again while
     /// it does not register, at most `EnforcerRevival.maxAttempts` times.
     func reviveEnforcer(named name: String, on bus: Connection) async {
@@ -88,18 +116,17 @@ extension GuidedAccessService {
         if hostOwner == nil {
             return "\(revival.host) has no owner (it exited or restarts, and turns \(revival.enforcer) on itself)"
         }
-        if await isScreenLocked(revival, on: bus) {
-            return "the screen is locked (\(revival.screenLock)); unlocking turns it back on"
+        if let screenLock = revival.screenLock, await isLocked(screenLock, on: bus) {
+            return "the screen is locked (\(screenLock.name)); unlocking turns it back on"
         }
         return nil
     }
 
     /// An error or no owner counts as not locked: a screen lock that cannot
     /// answer must not keep the enforcer off.
-    private func isScreenLocked(_ revival: EnforcerRevival, on bus: Connection) async -> Bool {
-        let screenLock = Proxy(bus, destination: revival.screenLock, path: revival.screenLockPath,
-                               timeout: EnforcerRevival.callTimeout)
-        return (try? await screenLock.call(revival.isScreenLocked)) ?? false
+    private func isLocked(_ screenLock: EnforcerRevival.ScreenLock, on bus: Connection) async -> Bool {
+        let proxy = Proxy(bus, destination: screenLock.name, path: screenLock.path, timeout: EnforcerRevival.callTimeout)
+        return (try? await proxy.call(screenLock.isLocked)) ?? false
     }
 
     /// One call to the host, audited and logged whatever its outcome.
@@ -107,7 +134,13 @@ extension GuidedAccessService {
         let host = Proxy(bus, destination: revival.host, path: revival.hostPath, timeout: EnforcerRevival.callTimeout)
         let failure: String?
         do {
-            failure = try await host.call(revival.enable, revival.enableArgument) ? nil : "\(revival.host) answered false"
+            switch revival.enable {
+            case .answering(let method, let argument):
+                failure = try await host.call(method, argument) ? nil : "\(revival.host) answered false"
+            case .plain(let method):
+                try await host.call(method)
+                failure = nil
+            }
         } catch {
             failure = "\(error)"
         }

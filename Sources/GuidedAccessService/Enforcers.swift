@@ -9,9 +9,9 @@ import Locking
 #endif
 
 /// Shells and compositors that enforce the session on screen, each as it
-/// said with `RegisterEnforcer`, for as long as its connection lives. The
-/// service only reports them (`Enforcers`, `SystemRestrictionSources`); what
-/// they do on screen is theirs.
+/// said with `RegisterEnforcer`, until it withdraws (an empty list) or its
+/// connection leaves the bus. The service only reports them (`Enforcers`,
+/// `SystemRestrictionSources`); what they do on screen is theirs.
 final class EnforcerRegistry: Sendable {
     private struct Registration {
         let connection: BusName
@@ -19,40 +19,56 @@ final class EnforcerRegistry: Sendable {
         let capabilities: [String]
     }
 
-    /// In registration order, one per connection.
-    private let registrations = Locked<[Registration]>([])
+    private struct State {
+        /// In registration order, one per connection.
+        var registrations: [Registration] = []
+        /// Every connection that registered and is still on the bus, withdrawn
+        /// or not: one watch on its leaving is enough.
+        var watched: Set<BusName> = []
+    }
+
+    private let state = Locked(State())
 
     /// Records (or replaces) what `connection` enforces; true when this
-    /// connection had not registered before.
+    /// connection is new, so its leaving is still to be watched.
     func register(_ connection: BusName, name: String, capabilities: [String]) -> Bool {
-        registrations.withLock { registrations in
-            let isNew = !registrations.contains { $0.connection == connection }
-            registrations.removeAll { $0.connection == connection }
-            registrations.append(Registration(connection: connection, name: name, capabilities: capabilities))
-            return isNew
+        state.withLock { state in
+            state.registrations.removeAll { $0.connection == connection }
+            state.registrations.append(Registration(connection: connection, name: name, capabilities: capabilities))
+            return state.watched.insert(connection).inserted
         }
     }
 
-    /// Forgets `connection`; true when it had registered.
-    func remove(_ connection: BusName) -> Bool {
-        registrations.withLock { registrations in
-            let before = registrations.count
-            registrations.removeAll { $0.connection == connection }
-            return registrations.count != before
+    /// Drops what `connection` enforces while it stays on the bus; the name
+    /// it had registered, or nil when it had none.
+    func withdraw(_ connection: BusName) -> String? {
+        state.withLock { state in
+            guard let index = state.registrations.firstIndex(where: { $0.connection == connection }) else { return nil }
+            return state.registrations.remove(at: index).name
+        }
+    }
+
+    /// Forgets `connection`, which left the bus; the name it had registered,
+    /// or nil when it had none (it had withdrawn).
+    func remove(_ connection: BusName) -> String? {
+        state.withLock { state in
+            state.watched.remove(connection)
+            guard let index = state.registrations.firstIndex(where: { $0.connection == connection }) else { return nil }
+            return state.registrations.remove(at: index).name
         }
     }
 
     /// Whether any connection enforces under `name` now.
     func isRegistered(_ name: String) -> Bool {
-        registrations.withLock { registrations in registrations.contains { $0.name == name } }
+        state.withLock { state in state.registrations.contains { $0.name == name } }
     }
 
     /// `Enforcers`: name → what it enforces. When two connections use one
     /// name, the later registration is shown.
     var byName: [String: [String]] {
-        registrations.withLock { registrations in
+        state.withLock { state in
             var names: [String: [String]] = [:]
-            for registration in registrations { names[registration.name] = registration.capabilities }
+            for registration in state.registrations { names[registration.name] = registration.capabilities }
             return names
         }
     }
@@ -77,26 +93,36 @@ extension GuidedAccessService {
 
     /// `RegisterEnforcer`: no polkit check, as it changes nothing but what
     /// the service reports; callers of another user are refused like every call.
+    /// An empty list withdraws the caller's registration: during a session
+    /// that is handled like its connection leaving (a known enforcer is
+    /// turned back on).
     func registerEnforcer(_ call: MethodCall, name: String, restrictions: [String]) async throws {
         try Self.validateEnforcer(name: name, capabilities: restrictions)
         let caller = try await identify(call)
+        let bus = call.connection
+        guard !restrictions.isEmpty else {
+            guard let registered = enforcers.withdraw(caller.busName) else { return }
+            log("enforcer \(registered) (\(caller.busName), \(caller.app)) withdrew")
+            call.afterReply { self.announceEnforcers() }
+            Task { await reviveEnforcer(named: registered, on: bus) }
+            return
+        }
         var capabilities: [String] = []
         for capability in restrictions where !capabilities.contains(capability) { capabilities.append(capability) }
         let isNew = enforcers.register(caller.busName, name: name, capabilities: capabilities)
         log("enforcer \(name) (\(caller.busName), \(caller.app)) enforces: \(capabilities.joined(separator: ", "))")
         call.afterReply { self.announceEnforcers() }
         guard isNew else { return }
-        let bus = call.connection
         Task {
             do {
                 for await owner in try await bus.watchOwner(of: caller.busName) where owner == nil { break }
             } catch {
                 log("cannot watch enforcer \(name) (\(caller.busName)): \(error); treating it as gone")
             }
-            if enforcers.remove(caller.busName) {
-                log("enforcer \(name) (\(caller.busName)) left the bus")
+            if let registered = enforcers.remove(caller.busName) {
+                log("enforcer \(registered) (\(caller.busName)) left the bus")
                 announceEnforcers()
-                await reviveEnforcer(named: name, on: bus)
+                await reviveEnforcer(named: registered, on: bus)
             }
         }
     }

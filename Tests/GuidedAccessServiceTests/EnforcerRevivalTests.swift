@@ -2,13 +2,15 @@
 import DBusKit
 import DBusTesting
 import Foundation
+import GuidedAccessContract
 import GuidedAccessTesting
 import Locking
 import Testing
 
-/// A locked app that disables the GNOME extension gets it turned back on
-/// within a second, audited; a shell that exits, a locked screen, a session
-/// that is over or an enforcer that came back on its own are left alone.
+/// A locked app that disables the GNOME extension, or unloads the KWin
+/// script (which withdraws with an empty `RegisterEnforcer`), gets it turned
+/// back on within a second, audited; a shell that exits, a locked screen, a
+/// session that is over or an enforcer that came back on its own are left alone.
 @Suite("Enforcer revival", .timeLimit(.minutes(1)))
 struct EnforcerRevivalTests {
     static let target = "gnome-shell: EnableExtension(\(FakeGnomeShell.extensionUUID))"
@@ -84,6 +86,80 @@ struct EnforcerRevivalTests {
             await Self.expectLeftOff(h, because: "an enforcer of that name registered again")
 
             #expect(shell.calls.isEmpty)
+            #expect(!h.auditRecords().contains { $0["action"] as? String == "revive-enforcer" })
+        }
+    }
+
+    @Test("kwin withdraws with an empty list: gone from Enforcers and SystemRestrictionSources at once, with PropertiesChanged; without a session nothing is turned on",
+          .enabled(if: Requirements.canRunDaemon, .daemonReason))
+    func withdrawalWithoutSession() async throws {
+        try await withHarness(Self.selfLocking) { h in
+            let kwin = try await FakeKWin(address: h.address)
+            defer { kwin.close() }
+            let observer = try h.connect()
+            try await kwin.registerEnforcer()
+            #expect(await eventually(timeout: .seconds(5)) {
+                (try? await observer.property(.session, "Enforcers", as: [String: [String]].self)) == ["kwin": ["app-lock", "touch"]]
+            })
+            let registered = try await observer.property(.session, "SystemRestrictionSources", as: [String: String].self)
+            #expect(registered["touch"]?.hasPrefix("shell:kwin") == true, "\(registered)")
+
+            let changes = try await observer.gaSignals("org.freedesktop.DBus.Properties", "PropertiesChanged")
+            try await kwin.withdraw()
+            #expect(await next(changes)?.arguments.first == .string(ServiceInterface.session.rawValue))
+            #expect(try await observer.property(.session, "Enforcers", as: [String: [String]].self) == [:],
+                    "withdrawn while its connection stays on the bus")
+            let withdrawn = try await observer.property(.session, "SystemRestrictionSources", as: [String: String].self)
+            #expect(withdrawn["touch"]?.contains("shell:kwin") == false, "\(withdrawn)")
+            #expect(h.log().contains("enforcer kwin ("), "\(h.log())")
+
+            try await Task.sleep(for: Self.quietPeriod)
+            #expect(kwin.starts.isEmpty, "no session: nothing to turn back on")
+            #expect(!h.auditRecords().contains { $0["action"] as? String == "revive-enforcer" })
+        }
+    }
+
+    @Test("kwin withdraws during a session: org.kde.KWin /Scripting start() after 250 ms, once as it registers again, audited",
+          .enabled(if: Requirements.canRunDaemon, .daemonReason))
+    func withdrawalRevivedDuringSession() async throws {
+        try await withHarness(Self.selfLocking) { h in
+            let kwin = try await FakeKWin(address: h.address, registersAgainOnStart: true)
+            defer { kwin.close() }
+            try await kwin.registerEnforcer()
+            try await Self.startSession(h)
+            try await kwin.withdraw()
+            let withdrew = ContinuousClock.now
+
+            #expect(await eventually(timeout: .seconds(20)) { h.log().contains("enforcer kwin registered again after attempt 1") },
+                    "\(h.log())")
+            let starts = kwin.starts
+            try #require(starts.count == 1, "one attempt, none once the script registered again")
+            print("Scripting.start() arrived \(starts[0] - withdrew) after the enforcer withdrew")
+            #expect(starts[0] - withdrew >= .milliseconds(250), "the daemon waits for KWin to settle first")
+            let observer = try h.connect()
+            #expect(try await observer.property(.session, "Enforcers", as: [String: [String]].self) == ["kwin": ["app-lock", "touch"]])
+            let audited = h.auditRecords().filter { $0["action"] as? String == "revive-enforcer" }
+            #expect(audited.map { $0["target"] as? String } == ["kwin: start()"])
+            #expect(audited.map { $0["result"] as? String } == ["allowed"])
+        }
+    }
+
+    @Test("A withdrawal from a connection that never registered changes nothing and turns nothing on",
+          .enabled(if: Requirements.canRunDaemon, .daemonReason))
+    func withdrawalUnregistered() async throws {
+        try await withHarness(Self.selfLocking) { h in
+            let kwin = try await FakeKWin(address: h.address)
+            defer { kwin.close() }
+            try await kwin.registerEnforcer()
+            try await Self.startSession(h)
+            let stranger = try h.connect()
+            _ = try await stranger.ga(.session, "RegisterEnforcer", [.string("kwin"), strings([])])
+
+            try await Task.sleep(for: Self.quietPeriod)
+            let observer = try h.connect()
+            #expect(try await observer.property(.session, "Enforcers", as: [String: [String]].self) == ["kwin": ["app-lock", "touch"]],
+                    "another connection cannot withdraw kwin's registration")
+            #expect(kwin.starts.isEmpty)
             #expect(!h.auditRecords().contains { $0["action"] as? String == "revive-enforcer" })
         }
     }
@@ -185,6 +261,49 @@ final class FakeGnomeShell: Sendable {
 
     func close() {
         extensionConnection.withLock { $0 }?.close()
+        connection.close()
+    }
+}
+
+/// KWin as far as the daemon's revival goes: `org.kde.KWin` with
+/// `/Scripting` `org.kde.kwin.Scripting.start()`, which it records. Like the
+/// real script, the enforcer registers and withdraws on KWin's own
+/// connection, which stays on the bus.
+final class FakeKWin: Sendable {
+    static let capabilities = ["app-lock", "touch"]
+
+    let connection: Connection
+    private let recorded = Locked<[ContinuousClock.Instant]>([])
+    /// Whether `start()` loads the script again, which registers again.
+    private let registersAgainOnStart: Bool
+
+    /// Every `start()` so far, in order.
+    var starts: [ContinuousClock.Instant] { recorded.withLock { $0 } }
+
+    init(address: String, registersAgainOnStart: Bool = false) async throws {
+        self.registersAgainOnStart = registersAgainOnStart
+        connection = try Connection(.address(address))
+        connection.export("/Scripting", [Interface("org.kde.kwin.Scripting", [
+            .method("start") { (_: MethodCall) in try await self.start() },
+        ])])
+        try await connection.requestName("org.kde.KWin")
+    }
+
+    func registerEnforcer() async throws {
+        _ = try await connection.ga(.session, "RegisterEnforcer", [.string("kwin"), strings(Self.capabilities)])
+    }
+
+    /// What the script does as it is unloaded.
+    func withdraw() async throws {
+        _ = try await connection.ga(.session, "RegisterEnforcer", [.string("kwin"), strings([])])
+    }
+
+    private func start() async throws {
+        recorded.withLock { $0.append(.now) }
+        if registersAgainOnStart { try await registerEnforcer() }
+    }
+
+    func close() {
         connection.close()
     }
 }
