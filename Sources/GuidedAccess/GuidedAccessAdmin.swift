@@ -115,7 +115,9 @@ public final class GuidedAccessAdmin: Sendable {
 
     /// Tells the service what this connection enforces on screen
     /// (`RegisterEnforcer`), until it closes; a second call replaces the first.
-    /// `capabilities`: `app-lock`, `disabled-regions` and system restriction names.
+    /// `capabilities`: `app-lock`, `disabled-regions` and system restriction
+    /// names; none withdraws the registration (during a session the service
+    /// then turns a known enforcer back on, as when the connection closes).
     public func registerEnforcer(name: String, enforcing capabilities: [String]) async throws {
         try await request { try await $0.call(Contract.Session.registerEnforcer, name, capabilities) }
     }
