@@ -66,6 +66,11 @@ POLKIT_ACTIONS_DIR ?= /usr/share/polkit-1/actions
 # the installed gnome-shell's, else Debian 12's 43.
 SHELL_EXTENSIONS_DIR ?= /usr/share/gnome-shell/extensions
 GNOME_SHELL_VERSION ?= $(or $(shell gnome-shell --version 2>/dev/null | sed -n 's/^GNOME Shell \([0-9]*\).*/\1/p'),43)
+# The KWin script that enforces the session on KDE Plasma goes into
+# $(KWIN_SCRIPTS_DATADIR)/kwin/scripts/guidedaccess: KWin looks for scripts in
+# kwin/scripts/ of each XDG data directory, so like the extension it goes
+# under /usr/share whatever PREFIX is. It is enabled by default.
+KWIN_SCRIPTS_DATADIR ?= /usr/share
 
 INSTALL ?= install
 
@@ -132,6 +137,7 @@ install:
 	$(INSTALL) -m 0644 docs/examples/managed.json "$(DESTDIR)$(DOCDIR)/examples/managed.json"
 	$(INSTALL) -m 0644 Examples/qt/guidedaccesstypes.h "$(DESTDIR)$(DOCDIR)/examples/guidedaccesstypes.h"
 	shell/gnome/install "$(DESTDIR)$(SHELL_EXTENSIONS_DIR)" $(GNOME_SHELL_VERSION)
+	shell/kde/install "$(DESTDIR)$(KWIN_SCRIPTS_DATADIR)"
 	@echo "Installed. Users pick up the new service with: systemctl --user daemon-reload"
 	@echo "(the session bus rereads activation files by itself; the first call starts guided-accessd)."
 
@@ -147,6 +153,7 @@ uninstall:
 	    "$(DESTDIR)$(DOCDIR)/examples/50-guided-access-example.rules" "$(DESTDIR)$(DOCDIR)/examples/managed.json" \
 	    "$(DESTDIR)$(DOCDIR)/examples/guidedaccesstypes.h"
 	rm -rf "$(DESTDIR)$(SHELL_EXTENSIONS_DIR)/guided-access@guidedaccess.org"
+	rm -rf "$(DESTDIR)$(KWIN_SCRIPTS_DATADIR)/kwin/scripts/guidedaccess"
 	-rmdir "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DOCDIR)" 2>/dev/null
 
 # The Debian package (debian/, debhelper): ../guided-access_VERSION_ARCH.deb,
