@@ -127,8 +127,9 @@ struct EnforcerRevivalTests {
             defer { kwin.close() }
             try await kwin.registerEnforcer()
             try await Self.startSession(h)
-            try await kwin.withdraw()
+            // Before the call: the daemon starts waiting as it handles it, before its reply arrives.
             let withdrew = ContinuousClock.now
+            try await kwin.withdraw()
 
             #expect(await eventually(timeout: .seconds(20)) { h.log().contains("enforcer kwin registered again after attempt 1") },
                     "\(h.log())")
