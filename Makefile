@@ -137,7 +137,7 @@ install:
 	$(INSTALL) -m 0644 docs/examples/managed.json "$(DESTDIR)$(DOCDIR)/examples/managed.json"
 	$(INSTALL) -m 0644 Examples/qt/guidedaccesstypes.h "$(DESTDIR)$(DOCDIR)/examples/guidedaccesstypes.h"
 	shell/gnome/install "$(DESTDIR)$(SHELL_EXTENSIONS_DIR)" $(GNOME_SHELL_VERSION)
-	shell/kde/install "$(DESTDIR)$(KWIN_SCRIPTS_DATADIR)"
+	DESTDIR="$(DESTDIR)" shell/kde/install "$(KWIN_SCRIPTS_DATADIR)"
 	@echo "Installed. Users pick up the new service with: systemctl --user daemon-reload"
 	@echo "(the session bus rereads activation files by itself; the first call starts guided-accessd)."
 
