@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The user-visible strings. KWin 5.27's declarative script engine has no
-// i18n()/i18nd() (checked: typeof i18nd is "undefined"), so tr() passes the
-// English text through, filling %1, %2 ...; the strings are written as
-// tr("...") so that a later KWin with i18nd can take them over as they are.
+// The user-visible strings, each written tr("...") so that scripts/update-po
+// puts it in the translation template (domain guided-access). Where the
+// script engine has i18nd() (a KWin whose QML engine carries KDE's
+// localization context) the text is translated; KWin 5.27's has none
+// (checked: typeof i18nd is "undefined"), so there the English text passes
+// through, with %1, %2 ... filled in.
 
 function tr(text) {
-    var args = arguments;
+    var args = Array.prototype.slice.call(arguments, 1);
+    if (typeof i18nd === 'function')
+        return i18nd.apply(null, ['guided-access', text].concat(args));
     return text.replace(/%(\d)/g, function (match, n) {
-        return args[Number(n)] !== undefined ? String(args[Number(n)]) : match;
+        return args[Number(n) - 1] !== undefined ? String(args[Number(n) - 1]) : match;
     });
 }
