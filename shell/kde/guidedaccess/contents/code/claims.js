@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// What the KWin enforcer says it enforces (RegisterEnforcer("kwin", ...)):
+// exactly what it does and what its tests check. README.md says why the
+// rest is left out. Pure logic, unit tested in shell/kde/tests/unit.js.
+
+var ENFORCER_NAME = 'kwin';
+
+var CLAIMS = ['app-lock', 'disabled-regions', 'app-switching', 'notifications', 'power-menu', 'touch'];
+
+// Whether the daemon's Enforcers property (name → list) lacks our claims as
+// they are now (a restarted daemon has forgotten them; a call replaced them).
+function needsRegistration(enforcers, name, claims) {
+    var current = enforcers && typeof enforcers === 'object' ? enforcers[name] : undefined;
+    if (current === undefined || current === null || current.length !== claims.length)
+        return true;
+    for (var i = 0; i < claims.length; i++) {
+        if (current[i] !== claims[i])
+            return true;
+    }
+    return false;
+}

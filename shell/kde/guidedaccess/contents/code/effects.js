@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// KWin effects that lead away from the locked app through screen edges,
+// touchpad or touch gestures (their keyboard shortcuts are blocked with the
+// rest of kglobalaccel): unloaded during a session, only those loaded, and
+// loaded back at the end. Pure logic, unit tested in shell/kde/tests/unit.js.
+
+var LEAVING_EFFECTS = ['overview', 'windowview', 'desktopgrid', 'presentwindows', 'cube', 'tileseditor', 'kwin4_effect_cube'];
+
+// The effects of LEAVING_EFFECTS that are loaded (`loaded`: the names
+// org.kde.KWin /Effects loadedEffects reports).
+function effectsToUnload(loaded) {
+    var names = [];
+    for (var i = 0; i < LEAVING_EFFECTS.length; i++) {
+        for (var j = 0; j < loaded.length; j++) {
+            if (loaded[j] === LEAVING_EFFECTS[i]) {
+                names.push(LEAVING_EFFECTS[i]);
+                break;
+            }
+        }
+    }
+    return names;
+}

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// D-Bus calls on the session bus through KWin's DBusCall, the only way a
+// KWin 5.27 declarative script reaches the bus (it cannot receive signals,
+// hence the polling in main.qml). What DBusCall sends: a JS object as
+// a{sv}, a string as s, a boolean as b, a number as i (or d), an array as
+// av; a string list Qt made (a "QmlSequence") as as, so stringList() builds
+// one from Qt.fontFamilies(). It cannot send u; a failed call says no more
+// than that it failed.
+import QtQuick 2.15
+import org.kde.kwin 2.0 as KWinComponents
+
+QtObject {
+    id: bus
+
+    // Set when the script goes: replies that arrive later are dropped (their
+    // handlers belong to objects being destroyed); calls still go out, which
+    // is how the parts undo what they did.
+    property bool closed: false
+    property var inFlight: []
+
+    readonly property string service: 'org.guidedaccess.GuidedAccess1'
+    readonly property string path: '/org/guidedaccess/GuidedAccess1'
+
+    property Component callComponent: Component {
+        KWinComponents.DBusCall {}
+    }
+
+    // Calls `method`; done(values) with the reply's values, failed() on an
+    // error reply. Both optional.
+    function call(service, path, iface, method, args, done, failed) {
+        // Not a child of the bus: a call made while the script is being
+        // destroyed (an undo) must still go out. Kept in `inFlight` until
+        // its reply, so that the garbage collector leaves it alone.
+        var call = callComponent.createObject(null);
+        inFlight.push(call);
+        var settle = function () {
+            var index = bus && bus.inFlight ? bus.inFlight.indexOf(call) : -1;
+            if (index >= 0)
+                bus.inFlight.splice(index, 1);
+            call.destroy();
+        };
+        call.service = service;
+        call.path = path;
+        call.dbusInterface = iface;
+        call.method = method;
+        call.arguments = args;
+        call.finished.connect(function (values) {
+            if (done && bus && !bus.closed)
+                done(values);
+            settle();
+        });
+        call.failed.connect(function () {
+            if (failed && bus && !bus.closed)
+                failed();
+            settle();
+        });
+        call.call();
+    }
+
+    // A method of the daemon's session interface.
+    function session(method, args, done, failed) {
+        call(service, path, service, method, args, done, failed);
+    }
+
+    // A method of org.kde.KWin /Scripting.
+    function scripting(method, args, done, failed) {
+        call('org.kde.KWin', '/Scripting', 'org.kde.kwin.Scripting', method, args, done, failed);
+    }
+
+    // `values` as a list DBusCall sends as `as`.
+    function stringList(values) {
+        var list = Qt.fontFamilies();
+        list.length = 0;
+        for (var i = 0; i < values.length; i++)
+            list.push(String(values[i]));
+        return list;
+    }
+
+    // The local path of a file of this package, from its URL.
+    function localPath(url) {
+        return decodeURIComponent(String(url).replace(/^file:\/\//, ''));
+    }
+}

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// When the time is up (State "expired"): a full-screen shield over the app
+// too, which only the end dialog (the gesture) passes.
+import QtQuick 2.15
+import "../code/text.js" as Strings
+
+Blocker {
+    id: expiry
+    role: 'expiry shield'
+    shade: '#f0101418'
+    rect: {
+        var g = workspace.virtualScreenGeometry;
+        return {x: g.x, y: g.y, width: g.width, height: g.height};
+    }
+    Text {
+        anchors.centerIn: parent
+        width: parent.width * 0.8
+        horizontalAlignment: Text.AlignHCenter
+        wrapMode: Text.Wrap
+        color: 'white'
+        font.pixelSize: 28
+        text: Strings.tr('Time is up. Press Meta+Alt+Escape three times to end Guided Access.')
+        Accessible.role: Accessible.AlertMessage
+        Accessible.name: text
+    }
+    Component.onCompleted: console.log('Guided Access: time is up: expiry shield shown')
+}

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The surround shield: input-swallowing, dimmed windows over the whole
+// screen except the locked app's windows (where no other window lies over
+// them), so panels, the desktop, notifications and anything another app
+// shows cannot be reached. With `touch` denied, a transparent window also
+// covers the app: no pointer or touch input reaches anything. All of it
+// goes with this item.
+import QtQuick 2.15
+import QtQml.Models 2.15
+import "../code/geometry.js" as Geometry
+import "../code/reachability.js" as Reachability
+
+Item {
+    id: shield
+
+    property Windows windows
+    property string app
+    property bool touchBlocked: false
+    property var rects: []
+    readonly property var screenRect: {
+        var g = workspace.virtualScreenGeometry;
+        return {x: g.x, y: g.y, width: g.width, height: g.height};
+    }
+
+    function update() {
+        var parts = Reachability.screenParts(windows.list(), function (window) {
+            return Reachability.belongsToApp(windows.idsOf(window), shield.app);
+        });
+        var next = Geometry.shieldRects(shield.screenRect, parts.app, parts.others);
+        if (JSON.stringify(next) !== JSON.stringify(rects))
+            rects = next;
+    }
+
+    Timer {
+        interval: 100
+        running: true
+        repeat: true
+        triggeredOnStart: true
+        onTriggered: shield.update()
+    }
+
+    Instantiator {
+        model: shield.rects.length
+        delegate: Blocker {
+            role: 'shield'
+            shade: Qt.rgba(0.08, 0.09, 0.11, 0.82)
+            rect: index < shield.rects.length ? shield.rects[index] : {x: 0, y: 0, width: 1, height: 1}
+        }
+    }
+
+    Blocker {
+        role: 'touch shield'
+        rect: shield.screenRect
+        shown: shield.touchBlocked
+    }
+}

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The time left, in a small pill at the top right of the screen, and the
+// warnings at 5 min, 1 min and 10 s as an on-screen message (shown even
+// when notifications are denied: it is ours, not a notification).
+import QtQuick 2.15
+import QtQuick.Window 2.15
+import "../code/sessionState.js" as SessionState
+import "../code/text.js" as Strings
+
+Item {
+    id: timeLeft
+
+    property int seconds: 0
+    property int previous: -1
+    property string warning: ''
+
+    onSecondsChanged: {
+        var crossed = SessionState.warningCrossed(previous < 0 ? null : previous, seconds);
+        previous = seconds;
+        if (crossed > 0) {
+            warning = crossed >= 60
+                ? Strings.tr('Guided Access: %1 min left', crossed / 60)
+                : Strings.tr('Guided Access: %1 s left', crossed);
+            console.log('Guided Access: warning: ' + warning);
+            warningTimer.restart();
+        }
+    }
+
+    Window {
+        id: pill
+        flags: Qt.BypassWindowManagerHint | Qt.FramelessWindowHint | Qt.WindowStaysOnTopHint | Qt.WindowDoesNotAcceptFocus
+        title: 'Guided Access time left'
+        color: 'transparent'
+        width: 150
+        height: 36
+        x: workspace.virtualScreenGeometry.x + workspace.virtualScreenGeometry.width - width - 12
+        y: workspace.virtualScreenGeometry.y + 12
+        visible: false
+        Rectangle {
+            anchors.fill: parent
+            radius: height / 2
+            color: '#e0202326'
+            Text {
+                anchors.centerIn: parent
+                color: 'white'
+                font.pixelSize: 16
+                text: Strings.tr('%1 left', SessionState.formatRemaining(timeLeft.seconds))
+                Accessible.role: Accessible.StaticText
+                Accessible.name: text
+            }
+        }
+    }
+
+    Window {
+        id: osd
+        flags: Qt.BypassWindowManagerHint | Qt.FramelessWindowHint | Qt.WindowStaysOnTopHint | Qt.WindowDoesNotAcceptFocus
+        title: 'Guided Access warning'
+        color: 'transparent'
+        width: 420
+        height: 64
+        x: workspace.virtualScreenGeometry.x + (workspace.virtualScreenGeometry.width - width) / 2
+        y: workspace.virtualScreenGeometry.y + workspace.virtualScreenGeometry.height - height - 80
+        visible: false
+        Rectangle {
+            anchors.fill: parent
+            radius: 12
+            color: '#e0202326'
+            Text {
+                anchors.centerIn: parent
+                color: 'white'
+                font.pixelSize: 20
+                text: timeLeft.warning
+                Accessible.role: Accessible.AlertMessage
+                Accessible.name: text
+            }
+        }
+    }
+
+    Timer {
+        id: warningTimer
+        interval: 4000
+        onRunningChanged: osd.visible = running
+    }
+
+    Timer {
+        interval: 0
+        running: true
+        onTriggered: pill.visible = true
+    }
+}

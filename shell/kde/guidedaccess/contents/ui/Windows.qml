@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// KWin's windows as the enforcer sees them, for KWin 5.27 (clientList,
+// clientAdded, activeClient) and Plasma 6 (windowList, windowAdded,
+// activeWindow), and each window's app ids from the daemon's GetAppIds,
+// cached by pid. KWin's own windows (ours, its on-screen displays) are left
+// out: their pid is KWin's.
+import QtQuick 2.15
+
+QtObject {
+    id: windows
+
+    property Bus bus
+    property int kwinPid: 0
+    property var ids: ({}) // pid → ids, null when refused (fail closed)
+    property var asked: ({}) // pid → ms of the pending or last failed question
+
+    signal added(var window)
+    signal activated(var window)
+    signal removed(var window)
+
+    readonly property bool plasma6: workspace.windowList !== undefined
+
+    function list() {
+        var all = plasma6 ? workspace.windowList() : workspace.clientList();
+        var result = [];
+        for (var i = 0; i < all.length; i++) {
+            if (all[i] && !isOurs(all[i]) && all[i].deleted !== true)
+                result.push(all[i]);
+        }
+        return result;
+    }
+
+    function active() {
+        return plasma6 ? workspace.activeWindow : workspace.activeClient;
+    }
+
+    function activate(window) {
+        if (plasma6)
+            workspace.activeWindow = window;
+        else
+            workspace.activeClient = window;
+    }
+
+    // KWin's own windows: the dialog, shields, OSDs.
+    function isOurs(window) {
+        return window.internal === true || (kwinPid > 0 && window.pid === kwinPid);
+    }
+
+    // The app ids of `window`'s process: undefined while not known (asked
+    // now), null when the daemon refused (asked again after a while).
+    function idsOf(window) {
+        var pid = window.pid;
+        if (!(pid > 0))
+            return null;
+        if (ids[pid] !== undefined && ids[pid] !== null)
+            return ids[pid];
+        var now = Date.now();
+        if (asked[pid] !== undefined && now - asked[pid] < (ids[pid] === null ? 3000 : 10000))
+            return ids[pid];
+        asked[pid] = now;
+        // DBusCall sends the pid as int32 (it cannot send the contract's u).
+        bus.session('GetAppIds', [pid], function (values) {
+            ids[pid] = values[0] !== undefined ? Array.prototype.slice.call(values[0]) : null;
+            delete asked[pid];
+        }, function () {
+            if (ids[pid] !== null)
+                console.log('Guided Access: GetAppIds(' + pid + ') failed; its windows count as not the app\'s');
+            ids[pid] = null;
+            asked[pid] = Date.now();
+        });
+        return ids[pid];
+    }
+
+    // Forgets the processes that have no window any more (a pid is reused).
+    function prune(current) {
+        var alive = {};
+        for (var i = 0; i < current.length; i++)
+            alive[current[i].pid] = true;
+        for (var pid in ids) {
+            if (!alive[pid]) {
+                delete ids[pid];
+                delete asked[pid];
+            }
+        }
+    }
+
+    property var connections: []
+    Component.onCompleted: {
+        var connect = function (signal, handler) {
+            if (signal) {
+                signal.connect(handler);
+                connections.push([signal, handler]);
+            }
+        };
+        connect(plasma6 ? workspace.windowAdded : workspace.clientAdded, function (window) { windows.added(window); });
+        connect(plasma6 ? workspace.windowActivated : workspace.clientActivated, function (window) { windows.activated(window); });
+        connect(plasma6 ? workspace.windowRemoved : workspace.clientRemoved, function (window) { windows.removed(window); });
+        bus.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'GetConnectionUnixProcessID',
+            ['org.kde.KWin'], function (values) { windows.kwinPid = values[0]; });
+    }
+    Component.onDestruction: {
+        for (var i = 0; i < connections.length; i++)
+            connections[i][0].disconnect(connections[i][1]);
+    }
+}

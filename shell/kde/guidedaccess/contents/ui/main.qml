@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Guided Access for KWin: follows the session guided-accessd publishes on
+// the session bus and makes the screen obey it. The daemon decides; this
+// only enforces. KWin 5.27's declarative scripts cannot receive D-Bus
+// signals, so it reads the session's properties (GetAll) every 250 ms; the
+// call also bus-activates a daemon that is gone, which reads its state from
+// disk. A failed call changes nothing: the lock stays as it is (fail closed).
+//
+// Each part of the lock is one item, made while a session is on and
+// destroyed at its end, when it undoes exactly what it did; the same
+// happens when the script is unloaded (disabled), after which it tells the
+// daemon it enforces nothing.
+import QtQuick 2.15
+import "../code/sessionState.js" as SessionState
+
+Item {
+    id: root
+
+    property var session: null // the session as published, null before the first reply
+    property int timeRemaining: 0 // s, read with the session
+    property real readAt: 0 // ms, when timeRemaining was read
+    property int secondsLeft: 0
+    property bool polling: false
+    readonly property bool enforcing: session !== null && session.enabled
+    readonly property string gesturePath: sessionBus.localPath(Qt.resolvedUrl('../code/gesture.js'))
+
+    Bus { id: sessionBus }
+    Windows { id: kwinWindows; bus: sessionBus }
+    Registration { id: registration; bus: sessionBus }
+
+    function poll() {
+        if (polling)
+            return;
+        polling = true;
+        sessionBus.call(sessionBus.service, sessionBus.path, 'org.freedesktop.DBus.Properties', 'GetAll', [sessionBus.service], function (values) {
+            polling = false;
+            var next = SessionState.sessionFrom(values[0]);
+            if (next === null)
+                return;
+            registration.check(next.enforcers);
+            timeRemaining = next.timeRemaining;
+            readAt = Date.now();
+            next.timeRemaining = 0;
+            next.enforcers = null;
+            if (session === null || JSON.stringify(next) !== JSON.stringify(session)) {
+                session = next;
+                console.log('Guided Access: session ' + (next.enabled ? 'on for ' + next.app + ' (' + next.state + ')' : 'off'));
+            }
+        }, function () {
+            polling = false; // the daemon is gone or refused: keep what is enforced
+        });
+    }
+
+    // (Re)loads the gesture script: after a kglobalaccel block, so that its
+    // shortcut is registered after the block and keeps working.
+    function loadGesture() {
+        sessionBus.scripting('unloadScript', ['guidedaccess-gesture'], function () {
+            sessionBus.scripting('loadScript', [gesturePath, 'guidedaccess-gesture'], function () {
+                sessionBus.scripting('start', []);
+            });
+        });
+    }
+
+    Timer {
+        interval: 250
+        running: true
+        repeat: true
+        triggeredOnStart: true
+        onTriggered: {
+            root.poll();
+            if (root.session !== null && root.session.timeLimit > 0) {
+                var left = SessionState.remainingSeconds({timeLimit: root.session.timeLimit, timeRemaining: root.timeRemaining},
+                                                         Date.now() - root.readAt);
+                if (left !== root.secondsLeft)
+                    root.secondsLeft = left;
+            }
+        }
+    }
+
+    Loader {
+        active: root.enforcing
+        sourceComponent: AppLock { windows: kwinWindows; app: root.session.app }
+    }
+    Loader {
+        active: root.enforcing
+        sourceComponent: ShortcutBlock { bus: sessionBus; onBlocked: root.loadGesture() }
+    }
+    Loader {
+        active: root.enforcing
+        sourceComponent: SurroundShield {
+            windows: kwinWindows
+            app: root.session.app
+            touchBlocked: SessionState.denied(root.session, 'touch')
+        }
+    }
+    Loader {
+        active: root.enforcing && root.session.regions.length > 0
+        sourceComponent: RegionBlockers { rects: root.session.regions }
+    }
+    Loader {
+        active: root.enforcing && SessionState.denied(root.session, 'notifications')
+        sourceComponent: NotificationHider { windows: kwinWindows }
+    }
+    Loader {
+        active: root.enforcing && root.session.timeLimit > 0 && root.session.state !== 'expired'
+        sourceComponent: TimeLeft { seconds: root.secondsLeft }
+    }
+    Loader {
+        active: SessionState.shieldReason(root.session) === 'expired'
+        sourceComponent: ExpiryShield {}
+    }
+
+    Component.onCompleted: {
+        console.log('Guided Access: KWin enforcer loaded (' + (kwinWindows.plasma6 ? 'Plasma 6' : 'KWin 5') + ' API)');
+        loadGesture();
+    }
+    Component.onDestruction: {
+        sessionBus.closed = true;
+        sessionBus.scripting('unloadScript', ['guidedaccess-gesture']);
+        sessionBus.scripting('unloadScript', ['guidedaccess-dialog']);
+        console.log('Guided Access: KWin enforcer unloaded');
+    }
+}

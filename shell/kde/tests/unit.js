@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Unit tests of the KWin enforcer's logic that needs no KWin, in plain gjs:
+//
+//     gjs -m shell/kde/tests/unit.js
+//
+// Prints one line per test and "N passed, N failed"; exits 1 on a failure.
+// The files under guidedaccess/contents/code/ are plain scripts (function
+// declarations and var, as KWin's QML imports and its JavaScript scripts
+// take them); each is loaded here as KWin would, with stand-ins for what
+// KWin provides (registerShortcut, callDBus, print in gesture.js).
+import GLib from 'gi://GLib';
+
+const here = GLib.path_get_dirname(GLib.filename_from_uri(import.meta.url)[0]);
+const kde = GLib.path_get_dirname(here);
+const code = `${kde}/guidedaccess/contents/code`;
+const ui = `${kde}/guidedaccess/contents/ui`;
+
+function readText(path) {
+    const [, bytes] = GLib.file_get_contents(path);
+    return new TextDecoder().decode(bytes);
+}
+
+// The top-level functions and vars of a plain script, run with `globals`
+// (name → value) in scope.
+function loadScript(path, globals = {}) {
+    const text = readText(path);
+    const names = [...text.matchAll(/^(?:function|var)\s+([A-Za-z_$][\w$]*)/gm)].map(match => match[1]);
+    const body = `${text}\nreturn {${names.join(', ')}};`;
+    // eslint-disable-next-line no-new-func
+    return new Function(...Object.keys(globals), body)(...Object.values(globals));
+}
+
+const SessionState = loadScript(`${code}/sessionState.js`);
+const Claims = loadScript(`${code}/claims.js`);
+const Reachability = loadScript(`${code}/reachability.js`);
+const Geometry = loadScript(`${code}/geometry.js`);
+const Effects = loadScript(`${code}/effects.js`);
+const Strings = loadScript(`${code}/text.js`);
+
+const results = [];
+
+function test(name, body) {
+    try {
+        const detail = body();
+        results.push(true);
+        print(`PASS ${name}${detail ? `: ${detail}` : ''}`);
+    } catch (error) {
+        results.push(false);
+        print(`FAIL ${name}: ${error.message}`);
+    }
+}
+
+function expect(condition, message) {
+    if (!condition)
+        throw new Error(message);
+}
+
+function same(actual, expected, what) {
+    const a = JSON.stringify(actual);
+    const e = JSON.stringify(expected);
+    expect(a === e, `${what}: got ${a}, expected ${e}`);
+}
+
+// GetAll as KWin's DBusCall hands it over (checked in KWin 5.27: a map of
+// plain values, structures and arrays as arrays).
+const GET_ALL = {
+    Version: 1, Enabled: true, State: 'active', App: '/usr/bin/python3.11', StartedAt: 1795671827000000,
+    TimeLimit: 600, TimeRemaining: 412, PasscodeSet: true,
+    SystemRestrictions: {'touch': 'deny', 'notifications': 'allow', 'keyboards': 'allow'},
+    SystemRestrictionSources: {}, DisabledRegions: [[300, 300, 100, 100], [0, 0, 0, 50]],
+    Enforcers: {kwin: ['app-lock']}, AllowedApplications: [], Presentation: 'as-is', AutoLock: -1,
+};
+
+test('sessionFrom reads GetAll as DBusCall gives it', () => {
+    const session = SessionState.sessionFrom(GET_ALL);
+    same([session.enabled, session.state, session.app, session.timeLimit, session.timeRemaining, session.passcodeSet],
+        [true, 'active', '/usr/bin/python3.11', 600, 412, true], 'fields');
+    same(session.regions, [{x: 300, y: 300, width: 100, height: 100}], 'regions (the empty one left out)');
+    same(session.enforcers, {kwin: ['app-lock']}, 'enforcers');
+});
+
+test('sessionFrom: a reply that is not a map changes nothing (null); missing properties are the inactive defaults', () => {
+    same([SessionState.sessionFrom(null), SessionState.sessionFrom([1]), SessionState.sessionFrom('x')], [null, null, null], 'not maps');
+    const session = SessionState.sessionFrom({});
+    same([session.enabled, session.state, session.app, session.regions, session.timeLimit], [false, 'inactive', '', [], 0], 'defaults');
+});
+
+test('sessionFrom: Enabled must be the boolean true', () => {
+    expect(SessionState.sessionFrom({Enabled: 'true'}).enabled === false, 'a string is not true');
+    expect(SessionState.sessionFrom({Enabled: true}).enabled === true, 'control: true is');
+});
+
+test('denied: only "deny" denies, and nothing without a session', () => {
+    const session = SessionState.sessionFrom(GET_ALL);
+    same([SessionState.denied(session, 'touch'), SessionState.denied(session, 'notifications'),
+        SessionState.denied(session, 'motion'), SessionState.denied(null, 'touch')], [true, false, false, false], 'denied');
+});
+
+test('remainingSeconds counts down from the last reading, never below 0', () => {
+    const session = {timeLimit: 600, timeRemaining: 412};
+    same([SessionState.remainingSeconds(session, 0), SessionState.remainingSeconds(session, 1500),
+        SessionState.remainingSeconds(session, 500000), SessionState.remainingSeconds({timeLimit: 0, timeRemaining: 9}, 0),
+        SessionState.remainingSeconds(null, 0)], [412, 411, 0, 0, 0], 'seconds');
+});
+
+test('formatRemaining', () => {
+    same([0, 9, 65, 309, 3909, 36000].map(SessionState.formatRemaining), ['0:00', '0:09', '1:05', '5:09', '1:05:09', '10:00:00'], 'text');
+});
+
+test('warningCrossed: 5 min, 1 min and 10 s, each once, nothing at the first reading', () => {
+    same([SessionState.warningCrossed(null, 300), SessionState.warningCrossed(301, 300), SessionState.warningCrossed(300, 299),
+        SessionState.warningCrossed(61, 60), SessionState.warningCrossed(11, 10), SessionState.warningCrossed(400, 30),
+        SessionState.warningCrossed(10, 11), SessionState.warningCrossed(5, 0)], [0, 300, 0, 60, 10, 60, 0, 0], 'crossed');
+});
+
+test('shieldReason: only an enabled, expired session', () => {
+    same([SessionState.shieldReason({enabled: true, state: 'expired'}), SessionState.shieldReason({enabled: true, state: 'active'}),
+        SessionState.shieldReason({enabled: false, state: 'expired'}), SessionState.shieldReason(null)], ['expired', null, null, null], 'reason');
+});
+
+// The names RegisterEnforcer accepts (DESIGN.md: the system restrictions
+// plus app-lock and disabled-regions).
+const ENFORCEABLE = ['app-lock', 'disabled-regions', 'sleep-wake-button', 'volume-buttons', 'motion', 'keyboards', 'touch',
+    'notifications', 'app-switching', 'power-menu'];
+
+test('the claims: exactly what the KWin enforcer enforces, each a name the daemon accepts', () => {
+    same(Claims.CLAIMS, ['app-lock', 'disabled-regions', 'app-switching', 'notifications', 'power-menu', 'touch'], 'claims');
+    for (const claim of Claims.CLAIMS)
+        expect(ENFORCEABLE.includes(claim), `${claim} is not a name RegisterEnforcer accepts`);
+    expect(Claims.ENFORCER_NAME === 'kwin', 'the enforcer is "kwin"');
+    return Claims.CLAIMS.join(' ');
+});
+
+test('needsRegistration: when the daemon lacks our claims or has others', () => {
+    const claims = Claims.CLAIMS;
+    same([Claims.needsRegistration({}, 'kwin', claims), Claims.needsRegistration(null, 'kwin', claims),
+        Claims.needsRegistration({kwin: []}, 'kwin', claims), Claims.needsRegistration({kwin: claims.slice(1)}, 'kwin', claims),
+        Claims.needsRegistration({kwin: claims.slice()}, 'kwin', claims),
+        Claims.needsRegistration({'gnome-shell': claims.slice(), kwin: claims.slice()}, 'kwin', claims)],
+    [true, true, true, true, false, false], 'needs');
+});
+
+test('belongsToApp: unknown while unanswered, not the app\'s when refused (fail closed)', () => {
+    same([Reachability.belongsToApp(undefined, 'a'), Reachability.belongsToApp(null, 'a'),
+        Reachability.belongsToApp(['x', 'a'], 'a'), Reachability.belongsToApp(['x'], 'a'), Reachability.belongsToApp([], '')],
+    [undefined, false, true, false, false], 'belongs');
+});
+
+test('windowAction: minimize others, show the app\'s, leave shell windows to the shield', () => {
+    const normal = {minimized: false, minimizable: true};
+    same([
+        Reachability.windowAction(true, normal), Reachability.windowAction(true, {minimized: true, minimizable: true}),
+        Reachability.windowAction(false, normal), Reachability.windowAction(false, {minimized: true, minimizable: true}),
+        Reachability.windowAction(false, {minimized: false, minimizable: false}),
+        Reachability.windowAction(false, {minimized: false, minimizable: true, dock: true}),
+        Reachability.windowAction(false, {minimized: false, minimizable: false, desktopWindow: true}),
+        Reachability.windowAction(false, {minimized: false, minimizable: true, notification: true}),
+    ], ['keep', 'show', 'minimize', 'none', 'cover', 'keep', 'keep', 'keep'], 'actions');
+});
+
+test('focusTarget: the app\'s topmost shown window when another has the focus', () => {
+    const app1 = {id: 'app1', app: true, minimized: false};
+    const app2 = {id: 'app2', app: true, minimized: true};
+    const other = {id: 'other', app: false, minimized: false};
+    const belongs = window => window.app;
+    same(Reachability.focusTarget(other, [app1, other, app2], belongs)?.id, 'app1', 'other active: the shown app window');
+    same(Reachability.focusTarget(app1, [app1, other], belongs), null, 'control: the app active stays');
+    same(Reachability.focusTarget(null, [app1, other], belongs), null, 'nothing active: left');
+    same(Reachability.focusTarget(other, [other, app2], belongs), null, 'no shown app window: left');
+});
+
+test('screenParts: the app\'s shown windows are holes, other shown windows cover', () => {
+    const frame = (x, y) => ({x, y, width: 10, height: 10, left: x});
+    const windows = [
+        {app: true, minimized: false, frameGeometry: frame(0, 0)},
+        {app: true, minimized: true, frameGeometry: frame(50, 50)},
+        {app: false, minimized: false, frameGeometry: frame(20, 20), dock: true},
+        {app: false, minimized: false, frameGeometry: frame(0, 0), desktopWindow: true},
+        {app: undefined, minimized: false, frameGeometry: frame(30, 30)},
+    ];
+    same(Reachability.screenParts(windows, window => window.app),
+        {app: [{x: 0, y: 0, width: 10, height: 10}], others: [{x: 20, y: 20, width: 10, height: 10}, {x: 30, y: 30, width: 10, height: 10}]},
+        'parts');
+});
+
+const SCREEN = {x: 0, y: 0, width: 1024, height: 768};
+
+test('shieldRects: the screen minus the app\'s window, disjoint, and nothing of the app covered', () => {
+    const app = {x: 321, y: 316, width: 600, height: 400};
+    const rects = Geometry.shieldRects(SCREEN, [app], []);
+    expect(Geometry.area(rects) === 1024 * 768 - 600 * 400, `area ${Geometry.area(rects)}`);
+    same(Geometry.disjoint(rects).length, rects.length, 'disjoint');
+    expect(!Geometry.contains(rects, 600, 500), 'a point in the app is not shielded');
+    expect(Geometry.contains(rects, 50, 50), 'control: a point outside it is');
+    expect(rects.length <= 4, `${rects.length} rectangles`);
+    return `${rects.length} rectangles`;
+});
+
+test('shieldRects: overlapping app windows, one partly off screen', () => {
+    const rects = Geometry.shieldRects(SCREEN, [{x: 100, y: 100, width: 300, height: 300}, {x: 200, y: 200, width: 300, height: 300},
+        {x: 900, y: 700, width: 300, height: 300}], []);
+    const union = 300 * 300 * 2 - 200 * 200 + 124 * 68;
+    expect(Geometry.area(rects) === 1024 * 768 - union, `area ${Geometry.area(rects)}, expected ${1024 * 768 - union}`);
+    expect(!Geometry.contains(rects, 450, 450) && !Geometry.contains(rects, 150, 150) && !Geometry.contains(rects, 1000, 750),
+        'the app\'s windows are not shielded');
+    expect(Geometry.contains(rects, 450, 150) && Geometry.contains(rects, 150, 450), 'control: the corners between them are');
+});
+
+test('shieldRects: a panel lying over the app stays shielded', () => {
+    const rects = Geometry.shieldRects(SCREEN, [{x: 0, y: 0, width: 1024, height: 768}], [{x: 0, y: 724, width: 1024, height: 44}]);
+    same(rects, [{x: 0, y: 724, width: 1024, height: 44}], 'only the panel');
+    expect(!Geometry.contains(rects, 500, 500), 'control: the app elsewhere is not');
+});
+
+test('shieldRects: no app window: the whole screen', () => {
+    same(Geometry.shieldRects(SCREEN, [], []), [SCREEN], 'everything');
+});
+
+test('subtract and merge keep areas', () => {
+    const parts = Geometry.subtract([{x: 0, y: 0, width: 100, height: 100}], [{x: 25, y: 25, width: 50, height: 50}]);
+    same([parts.length, Geometry.area(parts)], [4, 7500], 'ring');
+    same(Geometry.merge([{x: 0, y: 0, width: 10, height: 5}, {x: 0, y: 5, width: 10, height: 5}]), [{x: 0, y: 0, width: 10, height: 10}], 'merged');
+    same(Geometry.subtract([{x: 0, y: 0, width: 0, height: 10}], []), [], 'empty dropped');
+});
+
+test('effectsToUnload: only the loaded ones that lead away', () => {
+    const loaded = ['colorpicker', 'outputlocator', 'screenshot', 'screenedge', 'zoom', 'desktopgrid', 'highlightwindow', 'overview',
+        'tileseditor', 'windowview', 'startupfeedback', 'kscreen'];
+    same(Effects.effectsToUnload(loaded), ['overview', 'windowview', 'desktopgrid', 'tileseditor'], 'KWin 5.27 defaults');
+    same(Effects.effectsToUnload(['zoom']), [], 'control: none to unload');
+});
+
+test('tr fills %1, %2 and leaves the text as is', () => {
+    same([Strings.tr('%1 left', '5:00'), Strings.tr('a %2 %1', 'x', 'y'), Strings.tr('plain'), Strings.tr('%1 and %2', 'x')],
+        ['5:00 left', 'a y x', 'plain', 'x and %2'], 'text');
+});
+
+// gesture.js as KWin runs it, with KWin's functions recorded.
+function loadGesture() {
+    const shortcuts = [];
+    const calls = [];
+    const gesture = loadScript(`${code}/gesture.js`, {
+        registerShortcut: (name, text, keys, callback) => shortcuts.push({name, text, keys, callback}),
+        callDBus: (...args) => calls.push(args),
+        print: () => {},
+    });
+    return {gesture, shortcuts, calls};
+}
+
+test('gesture.js registers Meta+Alt+Escape once', () => {
+    const {shortcuts} = loadGesture();
+    same(shortcuts.map(s => s.keys), ['Meta+Alt+Escape'], 'shortcuts');
+});
+
+test('press: three within a second make a triple press, then the count starts again', () => {
+    const {gesture} = loadGesture();
+    let state = {presses: []};
+    const results = [0, 300, 600, 700, 1000, 1300].map(time => {
+        state = gesture.press(state.presses, time);
+        return state.complete;
+    });
+    same(results, [false, false, true, false, false, true], 'complete');
+});
+
+test('press: presses a second or more apart never make one', () => {
+    const {gesture} = loadGesture();
+    let state = {presses: []};
+    const results = [0, 600, 1000, 1600, 2000].map(time => {
+        state = gesture.press(state.presses, time);
+        return state.complete;
+    });
+    same(results, [false, false, false, false, false], 'complete');
+});
+
+test('the gesture opens the dialog script unless it is open', () => {
+    const {gesture, shortcuts, calls} = loadGesture();
+    shortcuts[0].callback();
+    shortcuts[0].callback();
+    expect(calls.length === 0, 'two presses open nothing');
+    shortcuts[0].callback();
+    same(calls.map(c => c.slice(0, 5)), [['org.kde.KWin', '/Scripting', 'org.kde.kwin.Scripting', 'isScriptLoaded', 'guidedaccess-dialog']],
+        'asks first');
+    calls[0][5](true);
+    expect(calls.length === 1, 'already open: nothing loaded');
+    calls[0][5](false);
+    same(calls[1].slice(3, 6), ['loadDeclarativeScript', gesture.DIALOG_PATH, 'guidedaccess-dialog'], 'loads the dialog');
+    calls[1][6](7);
+    same(calls[2].slice(3), ['start'], 'and starts it');
+});
+
+// Runs shell/kde/install into a temporary directory.
+function install() {
+    const datadir = GLib.dir_make_tmp('guided-access-kde-XXXXXX');
+    const [, out, err, status] = GLib.spawn_sync(null, [`${kde}/install`, datadir], null, GLib.SpawnFlags.DEFAULT, null);
+    const decoder = new TextDecoder();
+    return {datadir, target: `${datadir}/kwin/scripts/guidedaccess`, out: decoder.decode(out), err: decoder.decode(err), status};
+}
+
+test('install: the package where KWin looks, the dialog\'s absolute path written into gesture.js', () => {
+    const {datadir, target, out, err, status} = install();
+    try {
+        checkInstalled(target, out, err, status);
+    } finally {
+        GLib.spawn_sync(null, ['rm', '-rf', datadir], null, GLib.SpawnFlags.SEARCH_PATH, null);
+    }
+});
+
+function checkInstalled(target, out, err, status) {
+    expect(status === 0, `install failed: ${err}`);
+    const metadata = JSON.parse(readText(`${target}/metadata.json`));
+    same([metadata.KPlugin.Id, metadata.KPlugin.EnabledByDefault, metadata['X-Plasma-API'], metadata['X-Plasma-MainScript'],
+        metadata.KPackageStructure], ['guidedaccess', true, 'declarativescript', 'ui/main.qml', 'KWin/Script'], 'metadata');
+    const gesture = loadScript(`${target}/contents/code/gesture.js`, {registerShortcut: () => {}, callDBus: () => {}, print: () => {}});
+    same(gesture.DIALOG_PATH, `${target}/contents/ui/DialogScript.qml`, 'dialog path');
+    expect(GLib.file_test(gesture.DIALOG_PATH, GLib.FileTest.EXISTS), 'the dialog is there');
+    expect(GLib.file_test(`${target}/COPYING`, GLib.FileTest.EXISTS), 'COPYING');
+    expect(out.includes(target), `it says where: ${out}`);
+    const {gesture: source} = loadGesture();
+    expect(source.DIALOG_PATH === '@GESTURE_DIALOG@', 'control: the source keeps the placeholder');
+}
+
+test('install --help and a missing argument', () => {
+    const decoder = new TextDecoder();
+    const [, out, , helpStatus] = GLib.spawn_sync(null, [`${kde}/install`, '--help'], null, GLib.SpawnFlags.DEFAULT, null);
+    expect(helpStatus === 0 && decoder.decode(out).includes('DATADIR'), '--help');
+    const [, , , status] = GLib.spawn_sync(null, [`${kde}/install`], null, GLib.SpawnFlags.DEFAULT, null);
+    expect(status !== 0, 'no DATADIR fails');
+});
+
+test('every script the QML imports exists, and every QML type it names is in ui/', () => {
+    const [, names] = GLib.spawn_sync(null, ['ls', ui], null, GLib.SpawnFlags.SEARCH_PATH, null);
+    const files = new TextDecoder().decode(names).split('\n').filter(name => name.endsWith('.qml'));
+    let imports = 0;
+    for (const file of files) {
+        const text = readText(`${ui}/${file}`);
+        for (const match of text.matchAll(/^import "([^"]+)"/gm)) {
+            imports++;
+            expect(GLib.file_test(`${ui}/${match[1]}`, GLib.FileTest.EXISTS), `${file} imports ${match[1]}, which is missing`);
+        }
+        expect(!/i18nd?\(/.test(text), `${file} calls i18n, which KWin 5.27's script engine lacks`);
+    }
+    const main = readText(`${ui}/main.qml`);
+    for (const type of ['AppLock', 'ShortcutBlock', 'SurroundShield', 'RegionBlockers', 'NotificationHider', 'TimeLeft', 'ExpiryShield',
+        'Registration', 'Windows', 'Bus'])
+        expect(main.includes(`${type} {`) && files.includes(`${type}.qml`), `main.qml uses ${type}`);
+    return `${files.length} QML files, ${imports} imports`;
+});
+
+test('no file under code/ uses what QML imports or KWin scripts cannot take (.pragma, import, export, let, const, =>)', () => {
+    for (const name of ['sessionState.js', 'claims.js', 'reachability.js', 'geometry.js', 'effects.js', 'text.js', 'gesture.js']) {
+        const text = readText(`${code}/${name}`);
+        expect(!/^\s*(\.pragma|import |export )/m.test(text), `${name}: module syntax`);
+        expect(!/\b(let|const)\s/.test(text) && !/=>/.test(text), `${name}: let, const or an arrow function`);
+    }
+});
+
+const passed = results.filter(ok => ok).length;
+const failed = results.length - passed;
+print(`${passed} passed, ${failed} failed`);
+if (failed > 0)
+    imports.system.exit(1);
