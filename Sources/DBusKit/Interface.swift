@@ -27,11 +27,19 @@ public struct MethodCall: Sendable {
     public let connection: Connection
     /// Present for method handlers; property access needs none.
     let replyHooks: ReplyHooks?
+    /// The method takes `i` for its `u` arguments (``Member/takingInt32AsUInt32()``).
+    let takesInt32AsUInt32: Bool
 
-    init(message: Message, connection: Connection, replyHooks: ReplyHooks? = nil) {
+    init(message: Message, connection: Connection, replyHooks: ReplyHooks? = nil, takesInt32AsUInt32: Bool = false) {
         self.message = message
         self.connection = connection
         self.replyHooks = replyHooks
+        self.takesInt32AsUInt32 = takesInt32AsUInt32
+    }
+
+    /// The call's arguments as the method's Swift types.
+    func arguments<each T: DBusType>(_ types: repeat (each T).Type) throws -> (repeat each T) {
+        try message.decode(repeat (each T).self, int32AsUInt32: takesInt32AsUInt32)
     }
 
     /// Runs `action` right after the successful reply is queued, so change
@@ -93,8 +101,20 @@ public struct Method: Sendable {
     /// whose answer is the same for every caller.
     var replyCache: ReplyCache?
 
+    /// Also takes a non-negative `i` wherever it declares a `u` argument
+    /// (``Member/takingInt32AsUInt32()``).
+    var takesInt32AsUInt32 = false
+
     /// The signature the call's body must have.
     public var inputSignature: Signature { Signature(unchecked: inputs.map(\.signature.rawValue).joined()) }
+
+    /// Whether a call whose body has `signature` may run this method.
+    func accepts(_ signature: Signature) -> Bool {
+        if signature == inputSignature { return true }
+        guard takesInt32AsUInt32 else { return false }
+        let int32Form = inputs.map { $0.signature.rawValue == "u" ? "i" : $0.signature.rawValue }.joined()
+        return signature.rawValue == int32Form
+    }
 
     /// Where a method's handler runs.
     enum Answer: Sendable {
@@ -132,6 +152,16 @@ public enum Member: Sendable {
     case method(Method)
     case property(Property)
     case signal(Signal)
+
+    /// This method also takes a non-negative `i` (int32) wherever it
+    /// declares a `u` argument, for callers that can send numbers only as
+    /// `i`: KWin's scripts, for one. Introspection still shows `u`; a
+    /// negative number is `InvalidArgs`.
+    public func takingInt32AsUInt32() -> Member {
+        guard case .method(var method) = self else { return self }
+        method.takesInt32AsUInt32 = true
+        return .method(method)
+    }
 }
 
 /// An interface declared once: dispatch, introspection and change signals
@@ -187,7 +217,7 @@ extension Member {
             name: name, inputs: arguments(inNames, of: repeat (each In).self, prefix: "arg"),
             outputs: arguments(outNames, of: repeat (each Out).self, prefix: "out"),
             answer: .inTask { call in
-                let input = try call.message.decode(repeat (each In).self)
+                let input = try call.arguments(repeat (each In).self)
                 let output = try await body(call, repeat each input)
                 return wireValues(repeat each output)
             }))
@@ -205,7 +235,7 @@ extension Member {
             name: name, inputs: arguments(inNames, of: repeat (each In).self, prefix: "arg"),
             outputs: arguments(outNames, of: repeat (each Out).self, prefix: "out"),
             answer: .onLoop { call in
-                let input = try call.message.decode(repeat (each In).self)
+                let input = try call.arguments(repeat (each In).self)
                 let output = try body(call, repeat each input)
                 return wireValues(repeat each output)
             }))

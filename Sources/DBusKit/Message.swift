@@ -178,12 +178,24 @@ public final class Message: @unchecked Sendable {
         throw DBusError(errorName, text)
     }
 
-    /// Decodes the body as the given Swift types.
-    public func decode<each T: DBusType>(_ types: repeat (each T).Type) throws -> (repeat each T) {
-        var reader = ArgumentReader(arguments)
+    /// Decodes the body as the given Swift types; with `int32AsUInt32`, a
+    /// non-negative `i` is read where a `u` is expected.
+    public func decode<each T: DBusType>(_ types: repeat (each T).Type, int32AsUInt32: Bool = false) throws -> (repeat each T) {
+        var reader = ArgumentReader(int32AsUInt32 ? try arguments.map(Self.asUInt32) : arguments)
         let result = (repeat try reader.next((each T).self))
         try reader.finish()
         return result
+    }
+}
+
+extension Message {
+    /// An `i` argument as the `u` it stands for.
+    fileprivate static func asUInt32(_ value: DBusValue) throws -> DBusValue {
+        guard case .int32(let number) = value else { return value }
+        guard let unsigned = UInt32(exactly: number) else {
+            throw DBusError.invalidArgs("\(number) is negative where an unsigned number (u) is expected")
+        }
+        return .uint32(unsigned)
     }
 }
 

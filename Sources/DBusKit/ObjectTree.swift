@@ -160,8 +160,10 @@ final class ObjectTree {
         }
     }
 
-    private func run(_ method: Method, _ incoming: MethodCall) {
-        guard incoming.message.signature == method.inputSignature else {
+    private func run(_ method: Method, _ received: MethodCall) {
+        let incoming = method.takesInt32AsUInt32
+            ? MethodCall(message: received.message, connection: received.connection, takesInt32AsUInt32: true) : received
+        guard method.accepts(incoming.message.signature) else {
             return fail(incoming, .invalidArgs("\(method.name) expects arguments of type '\(method.inputSignature)', got '\(incoming.message.signature)'"))
         }
         if let kept = method.replyCache?.reply(to: incoming.message) {
@@ -180,7 +182,8 @@ final class ObjectTree {
                        replyCache: ReplyCache?, _ incoming: MethodCall) {
         let sender = incoming.sender
         guard admission.start(sender) else { return fail(incoming, admission.policy.busy) }
-        let call = MethodCall(message: incoming.message, connection: incoming.connection, replyHooks: ReplyHooks())
+        let call = MethodCall(message: incoming.message, connection: incoming.connection, replyHooks: ReplyHooks(),
+                              takesInt32AsUInt32: incoming.takesInt32AsUInt32)
         Task { [admission] in
             defer { admission.finish(sender) }
             do {

@@ -49,7 +49,8 @@ extension GuidedAccessService {
                                           },
                                           change: { model in (try model.extendTimeLimit(seconds: seconds, now: Date()), ()) })
             },
-            .method(Contract.Session.getAppIds) { _, pid in try self.appIDs(ofProcess: pid) },
+            // KWin's scripts send every number as `i` (int32), never `u`.
+            .method(Contract.Session.getAppIds) { _, pid in try self.appIDs(ofProcess: pid) }.takingInt32AsUInt32(),
             .method(Contract.Session.registerEnforcer) { call, name, restrictions in
                 try await self.registerEnforcer(call, name: name, restrictions: restrictions)
             },

@@ -83,6 +83,31 @@ import Locking
         }
     }
 
+    @Test func aMethodTakingInt32AsUInt32TakesANonNegativeIOnly() async throws {
+        try await withTestBed { bed in
+            let square: MemberName = "Square"
+            bed.service.connection.export(Counter.path, [Interface(Counter.interface, [
+                .method(square, in: ["n"], out: ["square"]) { (_: MethodCall, n: UInt32) -> UInt32 in n &* n }
+                    .takingInt32AsUInt32(),
+                .method(Counter.add) { _, _, amount in amount },
+            ])])
+            func call(_ member: MemberName, _ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+                let result = try await bed.run(["busctl", "--user", "call", "--", TestService.name.rawValue, Counter.path.rawValue,
+                                                Counter.interface.rawValue, member.rawValue] + arguments)
+                return (result.status, result.stdout, result.stderr)
+            }
+            #expect(try await call(square, ["u", "7"]).stdout == "u 49\n")
+            #expect(try await call(square, ["i", "7"]).stdout == "u 49\n", "an int32 from a binding that has no unsigned numbers")
+            let negative = try await call(square, ["i", "-7"])
+            #expect(negative.status != 0 && negative.stderr.contains("negative"), "\(negative)")
+            let strict = try await call(Counter.add.name, ["si", "ann", "5"])
+            #expect(strict.status != 0 && strict.stderr.contains("expects arguments of type 'su'"), "\(strict)")
+            let introspection = try await bed.run(["busctl", "--user", "introspect", "--xml-interface",
+                                                   TestService.name.rawValue, Counter.path.rawValue])
+            #expect(introspection.stdout.contains(#"<arg name="n" type="u" direction="in"/>"#), "introspection still says u")
+        }
+    }
+
     @Test func anOptionIsWrittenAndReadUnderItsKeyWithItsType() {
         let limit = OptionDeclaration<UInt64>("time-limit")
         #expect(limit.signature == "t")

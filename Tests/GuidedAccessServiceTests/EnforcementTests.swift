@@ -83,6 +83,12 @@ struct EnforcementTests {
             gone.waitUntilExit()
             let missing = await client.gaError(.session, "GetAppIds", [.uint32(UInt32(gone.processIdentifier))])
             #expect(missing == ServiceErrorName.invalidArgument.rawValue)
+
+            // KWin's scripts can send the pid only as `i`: the same answer.
+            let mine = try await h.busctlCall(.session, "GetAppIds", ["i", "\(getpid())"])
+            #expect(mine.ok && mine.output.hasPrefix("as 1 "), "\(mine)")
+            let negative = await client.gaError(.session, "GetAppIds", [.int32(-1)])
+            #expect(negative == ErrorName.invalidArgs.rawValue)
         }
     }
 
