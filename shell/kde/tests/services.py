@@ -8,7 +8,10 @@ own (a GLib main loop) so that the cases can call them synchronously:
   test) they arrived; the test reads them with Latest and Since.
 - org.freedesktop.Notifications: a notification server in place of
   plasmashell's (not installed here): it records Notify, Inhibit and
-  UnInhibit.
+  UnInhibit, and shows each notification as Plasma would, in a banner
+  window of the notification type (banner.py, through KWin's Xwayland,
+  whose display the test gives it with SetDisplay), until
+  CloseNotification.
 - org.kde.plasmashell /PlasmaShell: records activateLauncherMenu, which
   KWin calls when Meta alone is pressed (kwinrc [ModifierOnlyShortcuts]).
 - A KRunner stand-in: the kglobalaccel component "org.kde.krunner.desktop"
@@ -23,6 +26,9 @@ Events reads what was recorded (JSON). Run: services.py BUS_ADDRESS READY_FILE.
 """
 
 import json
+import os
+import signal
+import subprocess
 import sys
 import time
 
@@ -37,6 +43,7 @@ KRUNNER = ['org.kde.krunner.desktop', '_launch', 'KRunner', 'KRunner']
 QT_ALT, QT_KEY_SPACE = 0x08000000, 0x20
 KEEP = 3000  # reports kept (5 minutes at 10 a second)
 
+display = {}  # DISPLAY, XAUTHORITY of KWin's Xwayland (SetDisplay)
 events = {'notify': [], 'inhibit': [], 'uninhibit': [], 'launcher': [], 'krunner': [], 'krunner-registered': []}
 
 
@@ -63,6 +70,10 @@ class Probe(dbus.service.Object):
     def Events(self):
         return json.dumps(events)
 
+    @dbus.service.method(PROBE, in_signature='ss', out_signature='')
+    def SetDisplay(self, name, xauthority):
+        display.update(DISPLAY=str(name), XAUTHORITY=str(xauthority))
+
     @dbus.service.method(PROBE, in_signature='', out_signature='s')
     def RegisterKRunner(self):
         """Registers the stand-in's shortcut with KWin's kglobalaccel; returns the keys it got."""
@@ -80,16 +91,26 @@ class Notifications(dbus.service.Object):
     def __init__(self, bus):
         super().__init__(bus, '/org/freedesktop/Notifications')
         self.next_id = 1
+        self.banners = {}
 
     @dbus.service.method(INTERFACE, in_signature='susssasa{sv}i', out_signature='u')
     def Notify(self, app, replaces, icon, summary, body, actions, hints, timeout):
         events['notify'].append([time.monotonic(), str(app), str(summary), str(body)])
         self.next_id += 1
-        return self.next_id - 1
+        if display:
+            env = {**os.environ, **display, 'GDK_BACKEND': 'x11'}
+            env.pop('WAYLAND_DISPLAY', None)
+            self.banners[self.next_id] = subprocess.Popen(
+                [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'banner.py'),
+                 str(summary), str(body)], env=env)
+        return self.next_id
 
     @dbus.service.method(INTERFACE, in_signature='u', out_signature='')
     def CloseNotification(self, notification):
-        pass
+        banner = self.banners.pop(int(notification), None)
+        if banner is not None:
+            banner.send_signal(signal.SIGTERM)
+            banner.wait()
 
     @dbus.service.method(INTERFACE, in_signature='', out_signature='as')
     def GetCapabilities(self):
