@@ -22,6 +22,10 @@ own (a GLib main loop) so that the cases can call them synchronously:
   org.freedesktop.Application.Activate on org.kde.krunner, owned here,
   which records it (and globalShortcutPressed, should it be emitted).
 
+- Capture: the screen or an area of it, through KWin's ScreenShot2, for
+  the test (KWin authorizes ScreenShot2 by the caller's executable and a
+  desktop file naming it: this interpreter's, which the run writes).
+
 Events reads what was recorded (JSON). Run: services.py BUS_ADDRESS READY_FILE.
 """
 
@@ -69,6 +73,29 @@ class Probe(dbus.service.Object):
     @dbus.service.method(PROBE, in_signature='', out_signature='s')
     def Events(self):
         return json.dumps(events)
+
+    @dbus.service.method(PROBE, in_signature='iiii', out_signature='uuuay')
+    def Capture(self, x, y, width, height):
+        """The pixels of an area (the whole workspace when WIDTH is 0) as
+        ScreenShot2 gives them (QImage::Format_ARGB32: B, G, R, A bytes)."""
+        screenshot = dbus.Interface(self.connection.get_object('org.kde.KWin', '/org/kde/KWin/ScreenShot2'),
+                                    'org.kde.KWin.ScreenShot2')
+        read, write = os.pipe()
+        try:
+            options = dbus.Dictionary({}, signature='sv')
+            if width:
+                result = screenshot.CaptureArea(dbus.Int32(x), dbus.Int32(y), dbus.UInt32(width),
+                                                dbus.UInt32(height), options, dbus.types.UnixFd(write), timeout=20)
+            else:
+                result = screenshot.CaptureWorkspace(options, dbus.types.UnixFd(write), timeout=20)
+        finally:
+            os.close(write)
+        chunks = []
+        with os.fdopen(read, 'rb') as f:
+            while chunk := f.read(1 << 20):
+                chunks.append(chunk)
+        return (result['width'], result['height'], result['stride'],
+                dbus.ByteArray(b''.join(chunks)))
 
     @dbus.service.method(PROBE, in_signature='ss', out_signature='')
     def SetDisplay(self, name, xauthority):
