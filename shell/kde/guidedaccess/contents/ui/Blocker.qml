@@ -15,9 +15,10 @@ Window {
     property string role: 'blocker'
     property bool shown: true
     // KWin gives the keyboard to the topmost visible window of its own
-    // (scripts' windows are KWin's) unless it says it is output only: a
-    // blocker takes the pointer, never the keys.
-    property bool outputOnly: true
+    // (scripts' windows are KWin's) unless it is shown without activating:
+    // a blocker takes the pointer, never the keys. (`outputOnly` would keep
+    // the keys out too, but also the pointer: clicks would pass through.)
+    property bool _q_showWithoutActivating: true
 
     flags: Qt.BypassWindowManagerHint | Qt.FramelessWindowHint | Qt.WindowStaysOnTopHint | Qt.WindowDoesNotAcceptFocus
     title: 'Guided Access ' + role
