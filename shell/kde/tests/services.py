@@ -13,7 +13,10 @@ own (a GLib main loop) so that the cases can call them synchronously:
   whose display the test gives it with SetDisplay), until
   CloseNotification.
 - org.kde.plasmashell /PlasmaShell: records activateLauncherMenu, which
-  KWin calls when Meta alone is pressed (kwinrc [ModifierOnlyShortcuts]).
+  KWin calls when Meta alone is pressed (kwinrc [ModifierOnlyShortcuts]),
+  and opens or closes the launcher as Kickoff does (launcher.py, a Wayland
+  client of KWin, logging to logs/launcher.log beside READY_FILE).
+  CloseLauncher closes it.
 - A KRunner stand-in: the kglobalaccel component "org.kde.krunner.desktop"
   with Alt+Space, registered over D-Bus as KRunner registers it
   (RegisterKRunner, again after KWin restarts). kglobalaccel runs a
@@ -178,19 +181,47 @@ class KRunner(dbus.service.Object):
 
 
 class PlasmaShell(dbus.service.Object):
-    def __init__(self, bus):
+    def __init__(self, bus, log_path):
         super().__init__(bus, '/PlasmaShell')
+        self.log_path = log_path
+        self.launcher = None
+
+    def launcher_open(self):
+        return self.launcher is not None and self.launcher.poll() is None
 
     @dbus.service.method('org.kde.PlasmaShell', in_signature='', out_signature='')
     def activateLauncherMenu(self):
+        """As Kickoff: opens the launcher, or closes it when it is open."""
         events['launcher'].append(time.monotonic())
+        if self.launcher_open():
+            self.close()
+            return
+        env = {**os.environ, 'GDK_BACKEND': 'wayland'}
+        self.launcher = subprocess.Popen(
+            [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'launcher.py'),
+             self.log_path], env=env)
+
+    def close(self):
+        if self.launcher is not None:
+            if self.launcher.poll() is None:
+                self.launcher.send_signal(signal.SIGTERM)
+            self.launcher.wait()
+            self.launcher = None
+
+    @dbus.service.method(PROBE, in_signature='', out_signature='b')
+    def CloseLauncher(self):
+        """Closes the launcher; whether it was still open."""
+        was_open = self.launcher_open()
+        self.close()
+        return was_open
 
 
 def main():
     address, ready = sys.argv[1], sys.argv[2]
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
     bus = dbus.bus.BusConnection(address)
-    keep = [Probe(bus), Notifications(bus), PlasmaShell(bus), KRunner(bus)]
+    log_path = os.path.join(os.path.dirname(os.path.abspath(ready)), 'logs/launcher.log')
+    keep = [Probe(bus), Notifications(bus), PlasmaShell(bus, log_path), KRunner(bus)]
     names = [dbus.service.BusName(name, bus, do_not_queue=True)
              for name in (PROBE, 'org.freedesktop.Notifications', 'org.kde.plasmashell', 'org.kde.krunner')]
     bus.add_signal_receiver(
