@@ -16,6 +16,8 @@ Item {
     property Windows windows
     property string app
     property bool touchBlocked: false
+    // Our own windows the shield must leave uncovered (the time left).
+    property var keepClear: []
     property var rects: []
     readonly property var screenRect: {
         var g = workspace.virtualScreenGeometry;
@@ -26,7 +28,7 @@ Item {
         var parts = Reachability.screenParts(windows.list(), function (window) {
             return Reachability.belongsToApp(windows.idsOf(window), shield.app);
         });
-        var next = Geometry.shieldRects(shield.screenRect, parts.app, parts.others);
+        var next = Geometry.subtract(Geometry.shieldRects(shield.screenRect, parts.app, parts.others), shield.keepClear);
         if (JSON.stringify(next) !== JSON.stringify(rects))
             rects = next;
     }

@@ -13,6 +13,9 @@ Item {
     property int seconds: 0
     property int previous: -1
     property string warning: ''
+    // Where the surround shield must not cover these windows.
+    readonly property var clearRects: [pill, osd].filter(function (window) { return window.visible; })
+        .map(function (window) { return {x: window.x, y: window.y, width: window.width, height: window.height}; })
 
     onSecondsChanged: {
         var crossed = SessionState.warningCrossed(previous < 0 ? null : previous, seconds);
@@ -30,12 +33,20 @@ Item {
         id: pill
         flags: Qt.BypassWindowManagerHint | Qt.FramelessWindowHint | Qt.WindowStaysOnTopHint | Qt.WindowDoesNotAcceptFocus
         title: 'Guided Access time left'
+        // Never the keys; the pointer it takes itself, as the shield would:
+        // the surround shield leaves its place clear (`clearRects`), since
+        // KWin stacks the scripts' windows in the order they are made.
+        property bool _q_showWithoutActivating: true
         color: 'transparent'
         width: 150
         height: 36
         x: workspace.virtualScreenGeometry.x + workspace.virtualScreenGeometry.width - width - 12
         y: workspace.virtualScreenGeometry.y + 12
         visible: false
+        MouseArea {
+            anchors.fill: parent
+            acceptedButtons: Qt.AllButtons
+        }
         Rectangle {
             anchors.fill: parent
             radius: height / 2
@@ -55,12 +66,20 @@ Item {
         id: osd
         flags: Qt.BypassWindowManagerHint | Qt.FramelessWindowHint | Qt.WindowStaysOnTopHint | Qt.WindowDoesNotAcceptFocus
         title: 'Guided Access warning'
+        // Never the keys; the pointer it takes itself, as the shield would:
+        // the surround shield leaves its place clear (`clearRects`), since
+        // KWin stacks the scripts' windows in the order they are made.
+        property bool _q_showWithoutActivating: true
         color: 'transparent'
         width: 420
         height: 64
         x: workspace.virtualScreenGeometry.x + (workspace.virtualScreenGeometry.width - width) / 2
         y: workspace.virtualScreenGeometry.y + workspace.virtualScreenGeometry.height - height - 80
         visible: false
+        MouseArea {
+            anchors.fill: parent
+            acceptedButtons: Qt.AllButtons
+        }
         Rectangle {
             anchors.fill: parent
             radius: 12

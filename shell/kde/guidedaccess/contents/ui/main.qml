@@ -91,6 +91,7 @@ Item {
             windows: kwinWindows
             app: root.session.app
             touchBlocked: SessionState.denied(root.session, 'touch')
+            keepClear: timeLeft.item ? timeLeft.item.clearRects : []
         }
     }
     Loader {
@@ -102,6 +103,7 @@ Item {
         sourceComponent: NotificationHider { windows: kwinWindows }
     }
     Loader {
+        id: timeLeft
         active: root.enforcing && root.session.timeLimit > 0 && root.session.state !== 'expired'
         sourceComponent: TimeLeft { seconds: root.secondsLeft }
     }
