@@ -124,7 +124,7 @@ const ENFORCEABLE = ['app-lock', 'disabled-regions', 'sleep-wake-button', 'volum
     'notifications', 'app-switching', 'power-menu'];
 
 test('the claims: exactly what the KWin enforcer enforces, each a name the daemon accepts', () => {
-    same(Claims.CLAIMS, ['app-lock', 'disabled-regions', 'app-switching', 'notifications', 'power-menu', 'touch'], 'claims');
+    same(Claims.CLAIMS, ['app-lock', 'disabled-regions', 'app-switching', 'notifications', 'power-menu', 'touch', 'keyboards'], 'claims');
     for (const claim of Claims.CLAIMS)
         expect(ENFORCEABLE.includes(claim), `${claim} is not a name RegisterEnforcer accepts`);
     expect(Claims.ENFORCER_NAME === 'kwin', 'the enforcer is "kwin"');

@@ -5,7 +5,7 @@
 
 var ENFORCER_NAME = 'kwin';
 
-var CLAIMS = ['app-lock', 'disabled-regions', 'app-switching', 'notifications', 'power-menu', 'touch'];
+var CLAIMS = ['app-lock', 'disabled-regions', 'app-switching', 'notifications', 'power-menu', 'touch', 'keyboards'];
 
 // Whether the daemon's Enforcers property (name → list) lacks our claims as
 // they are now (a restarted daemon has forgotten them; a call replaced them).

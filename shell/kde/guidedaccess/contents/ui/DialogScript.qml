@@ -64,6 +64,13 @@ Item {
         });
     }
 
+    // The app's id may come after the dialog is shown: the Start button
+    // appears then, and takes the focus (Enter presses it).
+    onStartAppChanged: {
+        if (dialog.visible && startApp !== '' && !(session !== null && session.enabled))
+            primary.forceActiveFocus();
+    }
+
     function submit() {
         if (session !== null && session.enabled)
             end();

@@ -99,6 +99,10 @@ Item {
         sourceComponent: RegionBlockers { rects: root.session.regions }
     }
     Loader {
+        active: root.enforcing && SessionState.denied(root.session, 'keyboards')
+        sourceComponent: KeyboardBlock {}
+    }
+    Loader {
         active: root.enforcing && SessionState.denied(root.session, 'notifications')
         sourceComponent: NotificationHider { windows: kwinWindows }
     }

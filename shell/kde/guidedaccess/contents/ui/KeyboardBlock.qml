@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The `keyboards` restriction: keys do not reach apps. KWin 5.27 hands
+// every key, after its global shortcuts (so the gesture still works) and
+// before any app, to the internal window (a script's window is one) shown
+// most recently that is visible, lies inside the screen and is not shown
+// without activating (`_q_showWithoutActivating`) or `outputOnly`. This is
+// such a window: one transparent pixel that takes no pointer input and
+// drops every key it is given. The dialog, shown after it, comes before it
+// in KWin's list and gets the keys while it is open. Gone with this item:
+// KWin then gives the keys to the active window again.
+import QtQuick 2.15
+import QtQuick.Window 2.15
+
+Window {
+    id: keyboardBlock
+
+    property int dropped: 0
+
+    // Not `_q_showWithoutActivating`, not `outputOnly`: that is what makes
+    // KWin give it the keys.
+    flags: Qt.BypassWindowManagerHint | Qt.FramelessWindowHint | Qt.WindowTransparentForInput
+    title: 'Guided Access keyboard block'
+    color: 'transparent'
+    x: workspace.virtualScreenGeometry.x
+    y: workspace.virtualScreenGeometry.y
+    width: 1
+    height: 1
+    visible: false
+
+    Item {
+        id: sink
+        anchors.fill: parent
+        focus: true
+        Keys.onPressed: {
+            keyboardBlock.dropped++;
+            event.accepted = true;
+        }
+        Keys.onReleased: event.accepted = true
+    }
+
+    // KWin shows a script's window only when it becomes visible after creation.
+    Timer {
+        interval: 0
+        running: true
+        onTriggered: {
+            keyboardBlock.visible = true;
+            console.log('Guided Access: keyboard blocked (keys go to no app)');
+        }
+    }
+
+    Component.onDestruction: console.log('Guided Access: keyboard unblocked (' + dropped + ' key presses dropped)')
+}
