@@ -40,6 +40,7 @@ Item {
             registration.check(next.enforcers);
             timeRemaining = next.timeRemaining;
             readAt = Date.now();
+            countDown(next.timeLimit);
             next.timeRemaining = 0;
             next.enforcers = null;
             if (session === null || JSON.stringify(next) !== JSON.stringify(session)) {
@@ -49,6 +50,16 @@ Item {
         }, function () {
             polling = false; // the daemon is gone or refused: keep what is enforced
         });
+    }
+
+    // secondsLeft from the last reading, at once when it arrives (the pill
+    // of a new session then never shows a stale time).
+    function countDown(timeLimit) {
+        if (timeLimit <= 0)
+            return;
+        var left = SessionState.remainingSeconds({timeLimit: timeLimit, timeRemaining: timeRemaining}, Date.now() - readAt);
+        if (left !== secondsLeft)
+            secondsLeft = left;
     }
 
     // (Re)loads the gesture script: after a kglobalaccel block, so that its
@@ -68,12 +79,8 @@ Item {
         triggeredOnStart: true
         onTriggered: {
             root.poll();
-            if (root.session !== null && root.session.timeLimit > 0) {
-                var left = SessionState.remainingSeconds({timeLimit: root.session.timeLimit, timeRemaining: root.timeRemaining},
-                                                         Date.now() - root.readAt);
-                if (left !== root.secondsLeft)
-                    root.secondsLeft = left;
-            }
+            if (root.session !== null)
+                root.countDown(root.session.timeLimit);
         }
     }
 
