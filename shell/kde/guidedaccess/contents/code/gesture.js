@@ -32,12 +32,13 @@ function press(presses, now) {
 var scripting = ['org.kde.KWin', '/Scripting', 'org.kde.kwin.Scripting'];
 var recentPresses = [];
 
+// Opens the dialog; one already open is made again, on top: KWin stacks
+// its scripts' windows in the order they are shown, so a shield reshaped
+// while the dialog was open (another app opened a window) may cover it.
 function openDialog() {
-    callDBus(scripting[0], scripting[1], scripting[2], 'isScriptLoaded', DIALOG_NAME, function (loaded) {
-        if (loaded) {
-            print('Guided Access: gesture: the dialog is already open');
-            return;
-        }
+    callDBus(scripting[0], scripting[1], scripting[2], 'unloadScript', DIALOG_NAME, function (wasOpen) {
+        if (wasOpen)
+            print('Guided Access: gesture: the dialog was open; shown again on top');
         callDBus(scripting[0], scripting[1], scripting[2], 'loadDeclarativeScript', DIALOG_PATH, DIALOG_NAME, function (id) {
             print('Guided Access: gesture: dialog loaded as script ' + id);
             callDBus(scripting[0], scripting[1], scripting[2], 'start');

@@ -91,7 +91,6 @@ Item {
             script.session = SessionState.sessionFrom(values[0]);
             console.log('Guided Access: dialog: shown (' + (script.session && script.session.enabled ? 'end' : 'start') + ')');
             dialog.visible = true;
-            dialog.raise();
             dialog.requestActivate();
             if (script.session && script.session.enabled && script.session.passcodeSet)
                 passcode.forceActiveFocus();
@@ -104,15 +103,6 @@ Item {
             dialog.requestActivate();
             cancel.forceActiveFocus();
         });
-    }
-
-    // Raised again while open: windows KWin's scripts make later (a shield
-    // reshaped) stack above earlier ones.
-    Timer {
-        interval: 500
-        running: dialog.visible
-        repeat: true
-        onTriggered: dialog.raise()
     }
 
     Window {
