@@ -2,7 +2,8 @@
 // RegisterEnforcer("kwin", claims) whenever the daemon's Enforcers property
 // lacks them (at the start, and after the daemon restarted), and
 // RegisterEnforcer("kwin", []) on destruction (the script unloaded): the
-// daemon learns that nothing enforces the session any more.
+// daemon learns that nothing enforces the session any more, and during a
+// session asks KWin to start its enabled scripts again (this one among them).
 import QtQuick 2.15
 import "../code/claims.js" as Claims
 
