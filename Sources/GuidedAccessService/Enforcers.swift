@@ -25,6 +25,13 @@ final class EnforcerRegistry: Sendable {
         /// Every connection that registered and is still on the bus, withdrawn
         /// or not: one watch on its leaving is enough.
         var watched: Set<BusName> = []
+
+        /// Drops what `connection` enforces; the name it had registered, or
+        /// nil when it had none.
+        mutating func dropRegistration(of connection: BusName) -> String? {
+            guard let index = registrations.firstIndex(where: { $0.connection == connection }) else { return nil }
+            return registrations.remove(at: index).name
+        }
     }
 
     private let state = Locked(State())
@@ -42,10 +49,7 @@ final class EnforcerRegistry: Sendable {
     /// Drops what `connection` enforces while it stays on the bus; the name
     /// it had registered, or nil when it had none.
     func withdraw(_ connection: BusName) -> String? {
-        state.withLock { state in
-            guard let index = state.registrations.firstIndex(where: { $0.connection == connection }) else { return nil }
-            return state.registrations.remove(at: index).name
-        }
+        state.withLock { state in state.dropRegistration(of: connection) }
     }
 
     /// Forgets `connection`, which left the bus; the name it had registered,
@@ -53,8 +57,7 @@ final class EnforcerRegistry: Sendable {
     func remove(_ connection: BusName) -> String? {
         state.withLock { state in
             state.watched.remove(connection)
-            guard let index = state.registrations.firstIndex(where: { $0.connection == connection }) else { return nil }
-            return state.registrations.remove(at: index).name
+            return state.dropRegistration(of: connection)
         }
     }
 

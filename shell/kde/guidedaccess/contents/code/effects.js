@@ -9,14 +9,5 @@ var LEAVING_EFFECTS = ['overview', 'windowview', 'desktopgrid', 'presentwindows'
 // The effects of LEAVING_EFFECTS that are loaded (`loaded`: the names
 // org.kde.KWin /Effects loadedEffects reports).
 function effectsToUnload(loaded) {
-    var names = [];
-    for (var i = 0; i < LEAVING_EFFECTS.length; i++) {
-        for (var j = 0; j < loaded.length; j++) {
-            if (loaded[j] === LEAVING_EFFECTS[i]) {
-                names.push(LEAVING_EFFECTS[i]);
-                break;
-            }
-        }
-    }
-    return names;
+    return LEAVING_EFFECTS.filter(function (name) { return Array.prototype.indexOf.call(loaded, name) >= 0; });
 }

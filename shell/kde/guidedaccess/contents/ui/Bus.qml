@@ -8,6 +8,7 @@
 // than that it failed.
 import QtQuick 2.15
 import org.kde.kwin 2.0 as KWinComponents
+import "../code/sessionState.js" as SessionState
 
 QtObject {
     id: bus
@@ -60,6 +61,14 @@ QtObject {
     // A method of the daemon's session interface.
     function session(method, args, done, failed) {
         call(service, path, service, method, args, done, failed);
+    }
+
+    // The session: done(session) with SessionState.sessionFrom of every
+    // property of the daemon's session interface (GetAll).
+    function readSession(done, failed) {
+        call(service, path, 'org.freedesktop.DBus.Properties', 'GetAll', [service], function (values) {
+            done(SessionState.sessionFrom(values[0]));
+        }, failed);
     }
 
     // A method of org.kde.KWin /Scripting.

@@ -8,7 +8,6 @@
 import QtQuick 2.15
 import QtQuick.Window 2.15
 import QtQuick.Controls 2.15
-import "../code/sessionState.js" as SessionState
 import "../code/text.js" as Strings
 
 Item {
@@ -87,8 +86,8 @@ Item {
                     script.startApp = values[0][0];
             });
         }
-        bus.call(bus.service, bus.path, 'org.freedesktop.DBus.Properties', 'GetAll', [bus.service], function (values) {
-            script.session = SessionState.sessionFrom(values[0]);
+        bus.readSession(function (session) {
+            script.session = session;
             console.log('Guided Access: dialog: shown (' + (script.session && script.session.enabled ? 'end' : 'start') + ')');
             dialog.visible = true;
             dialog.requestActivate();

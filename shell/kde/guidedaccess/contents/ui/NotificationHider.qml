@@ -19,10 +19,7 @@ Item {
             var window = list[i];
             if (window.notification !== true && window.criticalNotification !== true)
                 continue;
-            var known = false;
-            for (var j = 0; j < hidden.length; j++)
-                known = known || hidden[j][0] === window;
-            if (!known) {
+            if (!hidden.some(function (entry) { return entry[0] === window; })) {
                 hidden.push([window, window.opacity]);
                 console.log('Guided Access: notification hidden: "' + window.caption + '"');
             }

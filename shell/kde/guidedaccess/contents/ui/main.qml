@@ -32,9 +32,8 @@ Item {
         if (polling)
             return;
         polling = true;
-        sessionBus.call(sessionBus.service, sessionBus.path, 'org.freedesktop.DBus.Properties', 'GetAll', [sessionBus.service], function (values) {
+        sessionBus.readSession(function (next) {
             polling = false;
-            var next = SessionState.sessionFrom(values[0]);
             if (next === null)
                 return;
             registration.check(next.enforcers);
