@@ -20,9 +20,10 @@ KEYS = {
 }
 
 
-def build(directory):
-    """Compiles fake-input.c into DIRECTORY/fake-input; returns its path."""
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'fake-input.c')
+def build(source, directory):
+    """Compiles SOURCE (fake-input.c, copied where the user who builds it
+    can read it: the checkout may be root's alone) into DIRECTORY/fake-input;
+    returns its path."""
     for kind, name in (('client-header', 'fake-input-client.h'), ('private-code', 'fake-input-protocol.c')):
         subprocess.run(['wayland-scanner', kind, PROTOCOL, os.path.join(directory, name)], check=True, timeout=30)
     program = os.path.join(directory, 'fake-input')
