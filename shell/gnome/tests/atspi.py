@@ -11,9 +11,10 @@ gi.repository.Atspi on the session's accessibility bus.
     switch = a11y.wait_find(prefs, 'toggle button', 'Play a sound', 5)
     a11y.press(switch); a11y.checked(switch)
 
-Roles are at-spi's role names as Atspi.Accessible.get_role_name() gives them
-('push button', 'toggle button', 'check box', 'password text', 'text',
-'combo box', 'label', 'frame', 'menu', ...). A name is an exact string or a
+Roles are at-spi's role names as at-spi 2.46 gives them ('push button',
+'toggle button', 'check box', 'password text', 'text', 'combo box', 'label',
+'frame', 'menu', ...), matched by the Atspi.Role they stand for: newer
+at-spi names some roles differently (2.56: 'button' for a push button). A name is an exact string or a
 callable that gets the name and says yes or no.
 
 The accessibility bus: apps find it through org.a11y.Bus on the session bus
@@ -117,7 +118,7 @@ class Accessibility:
         found = []
         for accessible in self.walk(root):
             try:
-                if role is not None and accessible.get_role_name() != role:
+                if role is not None and not self.has_role(accessible, role):
                     continue
                 if name is not None and not self._matches(name, accessible.get_name()):
                     continue
@@ -127,6 +128,11 @@ class Accessibility:
                 continue
             found.append(accessible)
         return found
+
+    @staticmethod
+    def has_role(accessible, role):
+        """Whether `accessible` has the role named `role` ('push button')."""
+        return accessible.get_role() == getattr(_Atspi.Role, role.upper().replace(' ', '_'))
 
     def find(self, root, role=None, name=None, showing=False):
         """The first accessible under `root` with this role and name, or None."""
@@ -244,7 +250,7 @@ class Accessibility:
         way a keyboard-only person reaches a control."""
         for _ in range(limit):
             for accessible in self.focused(root):
-                if accessible.get_role_name() == role and self._matches(name, accessible.get_name()):
+                if self.has_role(accessible, role) and self._matches(name, accessible.get_name()):
                     return accessible
             tab()
             time.sleep(0.1)

@@ -204,7 +204,7 @@ class SettingsWindowCases:
 
     def controls_found(self):
         a11y = self.connect()
-        self.cases.js('imports.ui.main.overview.hide()')
+        self.cases.js('global._gaShell.Main.overview.hide()')
         shell = a11y.wait_app('gnome-shell', 10)
         system = a11y.wait_find(shell, 'menu', 'System', 10)
         activities = a11y.find_labelled(shell, 'toggle button', 'Activities')
@@ -365,7 +365,7 @@ class SettingsWindowCases:
             before = len(open(spoken).read().splitlines()) if os.path.exists(spoken) else 0
             self.start_session(app, time_limit=11)
             try:
-                wait_for(lambda: cases.js('imports.ui.main.osdWindowManager._osdWindows'
+                wait_for(lambda: cases.js('global._gaShell.Main.osdWindowManager._osdWindows'
                                           '.some(w => w.visible)'), 10, what='the warning OSD')
                 time.sleep(0.5)  # spd-say is run at the same time
                 said = open(spoken).read().splitlines()[before:] if os.path.exists(spoken) else []
@@ -379,7 +379,7 @@ class SettingsWindowCases:
             quiet = warning()
             if quiet != ([], []):
                 raise AssertionError(f'control: with both off, played and said {quiet}')
-            wait_for(lambda: not cases.js('imports.ui.main.osdWindowManager._osdWindows.some(w => w.visible)'),
+            wait_for(lambda: not cases.js('global._gaShell.Main.osdWindowManager._osdWindows.some(w => w.visible)'),
                      10, what='the OSD to go')
             switch(sound, True)
             switch(speech, True)

@@ -26,8 +26,8 @@ from waiting import wait_for
 HELPERS = r"""
 (function () {
     const {Clutter, GLib, Meta, Shell} = imports.gi;
-    const Main = imports.ui.main;
-    const SwitcherPopup = imports.ui.switcherPopup.SwitcherPopup;
+    const Main = global._gaShell.Main;
+    const SwitcherPopup = global._gaShell.SwitcherPopup;
     const ga = global._ga;
     const now = () => GLib.get_monotonic_time();
     const touch = Clutter.get_default_backend().get_default_seat()
@@ -80,6 +80,8 @@ HELPERS = r"""
     };
     // Where a top bar item is, for clicking it.
     ga.panelItem = role => {
+        if (!Main.panel.statusArea[role])
+            return null;
         const actor = Main.panel.statusArea[role].container;
         const [x, y] = actor.get_transformed_position();
         return [Math.round(x + actor.width / 2), Math.round(y + actor.height / 2)];
@@ -278,6 +280,8 @@ class RedTeam:
         for role, what in (('appMenu', 'app menu'), ('dateMenu', 'calendar, message list'),
                            ('quickSettings', 'Settings, Lock, Power Off'), ('activities', 'overview')):
             spot = t.js(f'global._ga.panelItem("{role}")')
+            if spot is None:  # the top bar of GNOME 45+ has no app menu
+                continue
             self.way(p, f'click on the top bar\'s {role} ({what})',
                      lambda spot=spot: t.js(f'global._ga.click({spot[0]}, {spot[1]})'))
         self.way(p, 'right-click on the desktop beside the app (background menu)',

@@ -15,7 +15,7 @@ from waiting import wait_for
 SHEET_HELPERS = r"""
 (function () {
     const {Clutter, GLib} = imports.gi;
-    const Main = imports.ui.main;
+    const Main = global._gaShell.Main;
     const ga = global._ga;
     const now = () => GLib.get_monotonic_time();
     const OPENED = 0;
@@ -90,6 +90,26 @@ SHEET_HELPERS = r"""
             for (let step = 1; step <= 10; step++)
                 ga.touch.notify_touch_motion(now(), 0, x0 + (x1 - x0) * step / 10, y0 + (y1 - y0) * step / 10);
             ga.touch.notify_touch_up(now(), 0);
+        },
+        // Each switch row: its switch's size and look, and whether each of
+        // its lines of text gets the height it needs inside the row.
+        switchRows() {
+            const sheet = ga.sheet();
+            const rows = sheet ? descendants(sheet).filter(a => a.mapped &&
+                a.accessible_role === imports.gi.Atk.Role.CHECK_BOX) : [];
+            return rows.map(row => {
+                const toggle = descendants(row).find(a => a.has_style_class_name?.('toggle-switch'));
+                const [, rowY] = row.get_transformed_position();
+                const labels = descendants(row).filter(a => a instanceof imports.gi.St.Label);
+                const clipped = labels.filter(label => {
+                    const [, natural] = label.get_preferred_height(label.width);
+                    const [, y] = label.get_transformed_position();
+                    return label.height + 0.5 < natural || y + label.height > rowY + row.height + 0.5;
+                }).map(label => label.text);
+                return {name: row.accessible_name, width: toggle?.width ?? 0, height: toggle?.height ?? 0,
+                    shown: Boolean(toggle?.mapped && toggle.opacity > 0),
+                    on: toggle?.has_style_pseudo_class('checked') ?? null, clipped};
+            });
         },
         fullscreen(title) {
             return ga.win(title).is_fullscreen();
@@ -379,6 +399,38 @@ class StartSheetCases:
                 raise AssertionError('focused through at-spi and pressed, the sheet did not switch "Keyboards"')
             return f'{len(wanted)} controls by role and name; "Keyboards" focused through at-spi and pressed ' \
                    f'{before} → {shown}; focus starts on {focused}'
+        finally:
+            self.key('Escape')
+            self.wait_closed()
+
+    def switches_drawn(self):
+        """Every switch row shows a switch a person can see (mapped, with a
+        size), its text unclipped, and the switch flips when the row is
+        focused and Space pressed (and back)."""
+        self.open_sheet('app-a')
+        try:
+            rows = self.js('global._ga.switchRows()')
+            if len(rows) < 8:
+                raise AssertionError(f'only {len(rows)} switch rows on the sheet')
+            undrawn = [row['name'] for row in rows if not row['shown'] or row['width'] < 8 or row['height'] < 8]
+            clipped = [text for row in rows for text in row['clipped']]
+            if undrawn or clipped:
+                raise AssertionError(f'switches not drawn: {undrawn}; text clipped: {clipped}')
+            before = self.js('global._ga.switchRows()')
+            self.js('global._ga.focus("Keyboards")')
+            wait_for(lambda: self.js('global._ga.focused()') == 'Keyboards', 2, what='"Keyboards" focused')
+            flips = []
+            for _ in range(2):
+                self.key('space')
+                was = [row['on'] for row in before if row['name'] == 'Keyboards'][0]
+                wait_for(lambda: [row['on'] for row in self.js('global._ga.switchRows()')
+                                  if row['name'] == 'Keyboards'][0] is (not was), 2,
+                         what='the "Keyboards" switch to flip on Space')
+                before = self.js('global._ga.switchRows()')
+                flips.append('on' if not was else 'off')
+            sizes = sorted({f'{row["width"]:.0f}×{row["height"]:.0f}' for row in rows})
+            return f'{len(rows)} switches drawn ({", ".join(sizes)} px), no text clipped; ' \
+                   f'Space on "Keyboards" flipped it {" then ".join(flips)}'
         finally:
             self.key('Escape')
             self.wait_closed()

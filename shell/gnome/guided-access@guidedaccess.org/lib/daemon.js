@@ -47,9 +47,10 @@ export function proxyWrapper(Gio, iface) {
 // resolves once it is initialised (for a proxy that loads properties: once
 // they are loaded). Calls without a timeout of their own wait `timeout` ms.
 export function makeDaemonProxy({Gio}, iface, connection, {flags, timeout, cancellable}) {
-    const make = proxyWrapper(Gio, iface);
+    const Proxy = proxyWrapper(Gio, iface);
     return new Promise((resolve, reject) => {
-        const proxy = make(connection, BUS_NAME, OBJECT_PATH, (made, error) => {
+        // A class since gjs 1.90, which warns when it is called without `new`.
+        const proxy = new Proxy(connection, BUS_NAME, OBJECT_PATH, (made, error) => {
             if (error)
                 reject(error);
             else

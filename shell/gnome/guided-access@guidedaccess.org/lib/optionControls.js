@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The start sheet's column of options, built from the shell's own widgets
-// and style classes: switch rows (a row button with the shell's toggle
-// switch), choices (radio buttons), steppers for numbers, and headings, in
+// and style classes: switch rows (a row button with PopupMenu's switch), choices (radio buttons), steppers for numbers, and headings, in
 // a scrolled column that follows the keyboard focus. Every control can be
 // focused and used with the keyboard, and tells assistive technology its
 // name, its role and whether it is checked.
@@ -29,7 +28,7 @@ export class OptionControls {
 
     // A row that is a switch: the whole row toggles it. `toggled(on)`.
     switchRow(title, description, on, toggled) {
-        const {St, Atk, Clutter} = this._deps;
+        const {St, Atk, Clutter, PopupMenu} = this._deps;
         const row = new St.Button({
             style_class: 'button flat guided-access-row', can_focus: true, x_expand: true,
             accessible_role: Atk.Role.CHECK_BOX, accessible_name: title,
@@ -41,13 +40,16 @@ export class OptionControls {
             texts.add_child(new St.Label({text: description, style_class: 'dialog-list-item-description'}));
         }
         box.add_child(texts);
-        const toggle = new St.Bin({style_class: 'toggle-switch', y_align: Clutter.ActorAlign.CENTER});
+        // The shell's own switch, which draws itself on every version (a
+        // bare .toggle-switch has no size from GNOME 47 on).
+        const toggle = new PopupMenu.Switch(Boolean(on));
+        toggle.y_align = Clutter.ActorAlign.CENTER;
         box.add_child(toggle);
         row.set_child(box);
         let state = null;
         const set = value => {
             state = value;
-            setChecked(this._deps, toggle, value);
+            toggle.state = value;
             setChecked(this._deps, row, value, false);
         };
         set(on);
@@ -148,7 +150,8 @@ export class OptionControls {
     // Scrolls the column so that a control that gets the keyboard focus is seen.
     _follow(actor) {
         actor.connect('key-focus-in', () => {
-            const adjustment = this.actor.vscroll.adjustment;
+            // GNOME 46 moved the adjustment from the scroll bar to the view.
+            const adjustment = this.actor.vadjustment ?? this.actor.vscroll.adjustment;
             const [, y] = actor.get_transformed_position();
             const [, top] = this._box.get_transformed_position();
             const offset = y - top;

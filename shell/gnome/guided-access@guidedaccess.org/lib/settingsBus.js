@@ -49,11 +49,18 @@ export class SettingsBus {
                         reject(error);
                     }
                 }));
-            // Started first, so that a failure says why (the proxies would
-            // only find the name without an owner).
-            await this._call(this._connection, 'org.freedesktop.DBus', '/org/freedesktop/DBus',
-                'org.freedesktop.DBus', 'StartServiceByName', new GLib.Variant('(su)', [BUS_NAME, 0]),
-                Gio.DBusCallFlags.NONE, CALL_TIMEOUT_MS);
+            // A daemon already on the bus is used as it is (it may have been
+            // started by hand, without an activation file); otherwise the
+            // bus is asked to start it first, so that a failure says why
+            // (the proxies would only find the name without an owner).
+            const [running] = (await this._call(this._connection, 'org.freedesktop.DBus', '/org/freedesktop/DBus',
+                'org.freedesktop.DBus', 'NameHasOwner', new GLib.Variant('(s)', [BUS_NAME]),
+                Gio.DBusCallFlags.NONE, CALL_TIMEOUT_MS));
+            if (!running) {
+                await this._call(this._connection, 'org.freedesktop.DBus', '/org/freedesktop/DBus',
+                    'org.freedesktop.DBus', 'StartServiceByName', new GLib.Variant('(su)', [BUS_NAME, 0]),
+                    Gio.DBusCallFlags.NONE, CALL_TIMEOUT_MS);
+            }
             this._daemon = this._newDaemon();
             await this._daemon.connect(this._connection);
         } catch (error) {
