@@ -74,7 +74,7 @@ KWIN_SCRIPTS_DATADIR ?= /usr/share
 
 INSTALL ?= install
 
-.PHONY: all build generated install uninstall deb test run swift-flags
+.PHONY: all build generated install uninstall deb test run swift-flags gnome-shell-version
 
 all: build
 
@@ -158,8 +158,15 @@ uninstall:
 
 # The Debian package (debian/, debhelper): ../guided-access_VERSION_ARCH.deb,
 # beside the source directory as dpkg-buildpackage writes it.
+# The package's extension entry points are those of GNOME_SHELL_VERSION
+# (see debian/rules): `make deb GNOME_SHELL_VERSION=48` on Debian 12 builds
+# the package for GNOME 45-50 (Debian 13, testing, Ubuntu 24.04 and later).
 deb:
-	dpkg-buildpackage -us -uc -b
+	GNOME_SHELL_VERSION=$(GNOME_SHELL_VERSION) dpkg-buildpackage -us -uc -b
+
+# The GNOME Shell major version an install is for (debian/rules asks).
+gnome-shell-version:
+	@echo $(GNOME_SHELL_VERSION)
 
 test:
 	scripts/test

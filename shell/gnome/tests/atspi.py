@@ -14,7 +14,9 @@ gi.repository.Atspi on the session's accessibility bus.
 Roles are at-spi's role names as at-spi 2.46 gives them ('push button',
 'toggle button', 'check box', 'password text', 'text', 'combo box', 'label',
 'frame', 'menu', ...), matched by the Atspi.Role they stand for: newer
-at-spi names some roles differently (2.56: 'button' for a push button). A name is an exact string or a
+at-spi names some roles differently (2.56: 'button' for a push button), and
+GTK 4.18+ gives a password entry 'password text' and a switch 'switch',
+which 'text', and 'toggle button' or 'check box', also match. A name is an exact string or a
 callable that gets the name and says yes or no.
 
 The accessibility bus: apps find it through org.a11y.Bus on the session bus
@@ -129,10 +131,16 @@ class Accessibility:
             found.append(accessible)
         return found
 
-    @staticmethod
-    def has_role(accessible, role):
-        """Whether `accessible` has the role named `role` ('push button')."""
-        return accessible.get_role() == getattr(_Atspi.Role, role.upper().replace(' ', '_'))
+    # What GTK 4.18+ with at-spi 2.56 says for a role older ones named so.
+    NEWER_ROLES = {'text': ('password text',), 'toggle button': ('switch',), 'check box': ('switch',)}
+
+    @classmethod
+    def has_role(cls, accessible, role):
+        """Whether `accessible` has the role named `role` ('push button'),
+        or what newer toolkits give the same control."""
+        roles = [getattr(_Atspi.Role, name.upper().replace(' ', '_'), None)
+                 for name in (role, *cls.NEWER_ROLES.get(role, ()))]
+        return accessible.get_role() in roles
 
     def find(self, root, role=None, name=None, showing=False):
         """The first accessible under `root` with this role and name, or None."""

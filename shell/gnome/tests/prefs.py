@@ -137,7 +137,11 @@ class SettingsWindowCases:
         if self.window is None:
             app = a11y.wait_app(PREFS_APP, timeout)
             self.window = a11y.wait_find(app, 'frame', WINDOW_TITLE, timeout)
-        return a11y.wait_find(self.window, role, name, timeout)
+        try:
+            return a11y.wait_find(self.window, role, name, timeout)
+        except TimeoutError as error:
+            # What is there instead, for whoever reads the failure.
+            raise TimeoutError(f'{error}; the window holds:\n{a11y.describe(self.window, limit=80)}') from None
 
     def close(self):
         """Closes the window (its Close button) and waits for it to go."""
@@ -204,7 +208,7 @@ class SettingsWindowCases:
 
     def controls_found(self):
         a11y = self.connect()
-        self.cases.js('global._gaShell.Main.overview.hide()')
+        self.cases.close_overview()
         shell = a11y.wait_app('gnome-shell', 10)
         system = a11y.wait_find(shell, 'menu', 'System', 10)
         activities = a11y.find_labelled(shell, 'toggle button', 'Activities')
@@ -411,7 +415,8 @@ class SettingsWindowCases:
             why = a11y.find(row, 'label', lambda text: text.startswith('guided-accessd'))
             said = f'{row.get_name()}: {why.get_name() if why is not None else "?"}'
             if a11y.has_state(self.find('text', 'New passcode'), 'sensitive'):
-                raise AssertionError('the passcode can be typed with no daemon')
+                raise AssertionError('the passcode can be typed with no daemon; the window holds:\n'
+                                     + a11y.describe(self.window, limit=60))
             if not a11y.has_state(self.find('check box', 'Play a sound'), 'sensitive'):
                 raise AssertionError("the extension's own settings are greyed out with the daemon")
             self.shot('settings-window-unreachable')

@@ -37,7 +37,8 @@ export class Blockers {
     _add(actor) {
         const {Main} = this._deps;
         this._swallow(actor);
-        Main.layoutManager.addChrome(actor, {affectsInputRegion: true});
+        // Input-region chrome by default through 49; 50 has no X11 input region.
+        Main.layoutManager.addChrome(actor);
         Main.layoutManager.uiGroup.set_child_below_sibling(actor, Main.layoutManager.modalDialogGroup);
     }
 
