@@ -204,6 +204,17 @@ class Accessibility:
         self._pump()
         return state in self.states(accessible)
 
+    def usable(self, accessible):
+        """Whether a person can use `accessible`: it and every container
+        around it are sensitive (GTK 4.18+ reports a control inside a
+        greyed-out group as sensitive itself)."""
+        self._pump()
+        while accessible is not None and accessible.get_role() != _Atspi.Role.APPLICATION:
+            if 'sensitive' not in self.states(accessible):
+                return False
+            accessible = accessible.get_parent()
+        return True
+
     def checked(self, accessible):
         return self.has_state(accessible, 'checked')
 

@@ -127,7 +127,7 @@ class SettingsWindowCases:
             frame = a11y.wait_find(app, 'frame', WINDOW_TITLE, 20)
         # The pages are built once lib/settingsWindow.js has loaded and the
         # daemon answered (the passcode group turns sensitive).
-        a11y.wait(lambda: a11y.has_state(self.find('text', 'New passcode'), 'sensitive'), 15,
+        a11y.wait(lambda: a11y.usable(self.find('text', 'New passcode')), 15,
                   'the settings window to be filled and to reach the daemon')
         self.window = frame
         return frame
@@ -414,16 +414,16 @@ class SettingsWindowCases:
             row = self.find('list item', 'The Guided Access service cannot be reached')
             why = a11y.find(row, 'label', lambda text: text.startswith('guided-accessd'))
             said = f'{row.get_name()}: {why.get_name() if why is not None else "?"}'
-            if a11y.has_state(self.find('text', 'New passcode'), 'sensitive'):
+            if a11y.usable(self.find('text', 'New passcode')):
                 raise AssertionError('the passcode can be typed with no daemon; the window holds:\n'
                                      + a11y.describe(self.window, limit=60))
-            if not a11y.has_state(self.find('check box', 'Play a sound'), 'sensitive'):
+            if not a11y.usable(self.find('check box', 'Play a sound')):
                 raise AssertionError("the extension's own settings are greyed out with the daemon")
             self.shot('settings-window-unreachable')
         finally:
             os.unlink(hold)
         a11y.press(retry)
-        a11y.wait(lambda: a11y.has_state(self.find('text', 'New passcode'), 'sensitive'), 15,
+        a11y.wait(lambda: a11y.usable(self.find('text', 'New passcode')), 15,
                   'Try Again to reach the daemon')
         if a11y.find(self.window, 'push button', 'Try Again') is not None:
             raise AssertionError('the message stayed after Try Again reached the daemon')

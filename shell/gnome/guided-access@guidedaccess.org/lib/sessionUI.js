@@ -97,8 +97,13 @@ export class SessionUI {
     // TimeLimitWarning: shown as an OSD, which 'notifications' deny does not hide.
     warn(secondsLeft) {
         const {_, Gio, Main} = this._deps;
-        Main.osdWindowManager.show(-1, new Gio.ThemedIcon({name: 'alarm-symbolic'}),
-            _('Guided Access ends in %s').format(formatRemaining(Number(secondsLeft))));
+        const icon = new Gio.ThemedIcon({name: 'alarm-symbolic'});
+        const text = _('Guided Access ends in %s').format(formatRemaining(Number(secondsLeft)));
+        // On every monitor: showAll() from GNOME 49 on, show(-1, …) before.
+        if (Main.osdWindowManager.showAll)
+            Main.osdWindowManager.showAll(icon, text);
+        else
+            Main.osdWindowManager.show(-1, icon, text);
     }
 
     _pressed() {

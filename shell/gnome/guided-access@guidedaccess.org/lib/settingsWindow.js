@@ -39,6 +39,8 @@ export function fillSettingsWindow(window, deps) {
 }
 
 function accessibleLabel({Gtk}, widget, text) {
+    // A button's own label names it from GTK 4.12 on, before this property.
+    widget.reset_relation(Gtk.AccessibleRelation.LABELLED_BY);
     widget.update_property([Gtk.AccessibleProperty.LABEL], [text]);
 }
 
