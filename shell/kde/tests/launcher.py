@@ -5,7 +5,7 @@
 # keyboard (Kickoff's search field has it as it opens) and closes as soon
 # as it loses the keyboard or is minimized (Kickoff's popup hides when it
 # is deactivated). A Wayland client of KWin (GTK 3, GDK_BACKEND=wayland),
-# titled "launcher". Like the test apps (shell/gnome/tests/app.py) it
+# titled "launcher". Like the test apps (shell/tests/app.py) it
 # appends every key and click it receives to the log file it is given
 # ("key TIME NAME" / "click TIME X Y"), so the test sees whether a person
 # could use it.

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# A test app for shell/gnome/tests/run: one GTK 3 window titled after its
+# A test app for the on-screen suites (shell/gnome/tests, shell/kde/tests): one GTK 3 window titled after its
 # first argument that appends every click and key it receives to the log
 # file named by its second argument ("click TIME X Y" / "key TIME NAME").
 # The harness runs it with a private copy of the python interpreter as

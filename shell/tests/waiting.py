@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Bounded waiting for shell/gnome/tests/run and redteam.py."""
+"""Bounded waiting for the on-screen suites (shell/gnome/tests, shell/kde/tests)."""
 
 import time
 

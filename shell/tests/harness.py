@@ -1,0 +1,203 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""What the two on-screen suites share (shell/gnome/tests/run and
+shell/kde/tests/run): the daemon's private buses from
+guided-access-test-session, the environment of a session run as nobody,
+process groups, figures, and the cases' loop with the daemon's side of a
+session. Each suite adds its shell: how it starts, how it is driven, what
+a person sees in it. Both run in any Debian root of scripts/desktop-root.
+"""
+
+import os
+import re
+import signal
+import statistics
+import subprocess
+import time
+import traceback
+
+USER_ID = 65534  # nobody: the shells, the apps and the cases run as this user
+BUS_NAME = 'org.guidedaccess.GuidedAccess1'
+OBJECT_PATH = '/org/guidedaccess/GuidedAccess1'
+PASSCODE = '2468'
+
+
+def log(message):
+    print(message, flush=True)
+
+
+def percentiles(values):
+    ordered = sorted(values)
+    p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+    return f'p50 {statistics.median(ordered):.1f} ms, p99 {p99:.1f} ms'
+
+
+def stop_group(pid, grace=3.0):
+    """SIGTERM to the process group `pid`, SIGKILL after `grace` s."""
+    try:
+        os.killpg(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def session_environment(work, **extra):
+    """What the session bus, and so what it activates, runs with; the cases,
+    the shell and the apps get it too, with the buses' addresses."""
+    return {
+        'PATH': '/usr/local/bin:/usr/bin:/bin',
+        'HOME': f'{work}/home', 'USER': 'nobody', 'LANG': 'C.UTF-8',
+        'XDG_RUNTIME_DIR': f'{work}/runtime', 'XDG_DATA_HOME': f'{work}/data',
+        'XDG_CONFIG_HOME': f'{work}/config', 'XDG_CACHE_HOME': f'{work}/cache',
+        'XDG_STATE_HOME': f'{work}/state', 'NO_AT_BRIDGE': '1', 'XDG_SESSION_TYPE': 'wayland',
+        **extra,
+    }
+
+
+class TestSession:
+    """The private buses, polkitd and the bus-activated daemon, from
+    guided-access-test-session: the Swift tests' way of starting the daemon,
+    so a change to how it starts is made there once. It prints the buses'
+    addresses, then READY, and stops everything when its stdin closes (or
+    this process dies)."""
+
+    def __init__(self, daemon, work, environment, polkit_rules):
+        test_session = os.path.join(os.path.dirname(daemon), 'guided-access-test-session')
+        argv = [test_session, '--unprivileged', '--polkit-rules', f'{work}/polkit.rules',
+                '--services', f'{work}/services', '--daemon-copy', f'{work}/bin/guided-accessd',
+                '--state-dir', f'{work}/state/guided-access', '--managed-config', f'{work}/managed.json',
+                '--passcode-cost', '1', '--polkit-timeout', '10', '--daemon-log', f'{work}/logs/daemon.log',
+                # Activation refuses to start the daemon while `hold-daemon`
+                # exists (the fail-closed cases keep the name ownerless that way).
+                '--hold-file', f'{work}/hold-daemon', '--logs', f'{work}/logs']
+        for name, value in environment.items():
+            argv += ['--setenv', f'{name}={value}']
+        with open(f'{work}/polkit.rules', 'w') as f:
+            f.write(polkit_rules)
+        # Its own session: Ctrl+C reaches the suite, which then closes its
+        # stdin. What the bus activates inherits the working directory: one
+        # nobody can read, not the checkout.
+        self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=work,
+                                        env={**os.environ, 'GUIDED_ACCESSD': daemon}, start_new_session=True)
+        self.addresses = {}
+        for line in self.process.stdout:
+            if line.strip() == 'READY':
+                return
+            name, _, value = line.strip().partition('=')
+            self.addresses[name] = value
+        raise RuntimeError(f'guided-access-test-session exited with {self.process.wait()} before it was ready')
+
+    def forget(self):
+        """In a forked child: lets go of the pipes, so that only the parent's
+        stop() ends the session."""
+        self.process.stdin.close()
+        self.process.stdout.close()
+
+    def stop(self):
+        self.process.stdin.close()
+        try:
+            self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+class SuiteCases:
+    """The cases' loop and the daemon's side of a session, as nobody. A
+    suite's Cases sets `self.bus` (dbus-python, on the private session bus)
+    and `self.dbus` (the module) in its start(), and may override
+    after_failure() (put the shell back for the next case) and seen() (what
+    is on screen, for a failure's message)."""
+
+    def __init__(self, work):
+        self.work = work
+        self.results = []
+        self.apps = {}
+
+    def remember_group(self, pid):
+        """The suite's root part stops every process group listed here."""
+        with open(os.path.join(self.work, 'pids'), 'a') as f:
+            f.write(f'{pid}\n')
+
+    # -- the daemon ------------------------------------------------------------
+
+    def service(self, interface=BUS_NAME):
+        """The daemon's object, through whichever process owns the name now
+        (dbus-python binds a proxy to the owner it found; cases kill the
+        daemon and it is activated again)."""
+        return self.dbus.Interface(self.bus.get_object(BUS_NAME, OBJECT_PATH, introspect=False), interface)
+
+    def prop(self, name):
+        return self.service('org.freedesktop.DBus.Properties').Get(BUS_NAME, name, timeout=10)
+
+    def daemon_pid(self):
+        return int(self.bus.get_object('org.freedesktop.DBus', '/org/freedesktop/DBus', introspect=False)
+                   .GetConnectionUnixProcessID(BUS_NAME, dbus_interface='org.freedesktop.DBus', timeout=5))
+
+    def app_id(self, name):
+        """The id the daemon gives test app `name`: its own interpreter copy."""
+        return os.path.realpath(f'{self.work}/bin/{name}')
+
+    def start_session(self, app, regions=(), restrictions=None, time_limit=0):
+        dbus = self.dbus
+        options = dbus.Dictionary({}, signature='sv')
+        if regions:
+            options['disabled-regions'] = dbus.Array(
+                [dbus.Struct(region, signature='iiii') for region in regions], signature='(iiii)')
+        if restrictions:
+            options['system-restrictions'] = dbus.Dictionary(restrictions, signature='ss')
+        if time_limit:
+            options['time-limit'] = dbus.UInt64(time_limit)
+        self.service().Start(self.app_id(app), options, timeout=30)
+
+    def end_session(self, passcode=PASSCODE):
+        self.service().End(self.dbus.Dictionary({'passcode': self.dbus.String(passcode)}, signature='sv'), timeout=30)
+
+    # -- running ---------------------------------------------------------------
+
+    def case(self, name, function):
+        """Runs one case (unless CASES=REGEX leaves it out) and prints PASS or
+        FAIL with its detail; a failed case's leftovers are cleared."""
+        if os.environ.get('CASES') and not re.search(os.environ['CASES'], name):
+            return
+        try:
+            detail = function()
+            self.results.append((name, True))
+            log(f'PASS {name}' + (f': {detail}' if detail else ''))
+        except Exception as error:
+            self.results.append((name, False))
+            try:
+                seen = self.seen() if isinstance(error, (TimeoutError, AssertionError)) else ''
+            except Exception:
+                seen = ''
+            log(f'FAIL {name}: {error}{seen}')
+            if os.environ.get('VERBOSE'):
+                traceback.print_exc()
+            try:
+                if self.prop('Enabled'):
+                    self.end_session()
+                self.after_failure()
+            except Exception:
+                pass
+
+    def after_failure(self):
+        """What the shell needs after a failed case, beyond ending its session."""
+
+    def seen(self):
+        """What is on screen, appended to a failure's message."""
+        return ''
+
+    def summary(self):
+        """The closing line, and the exit status."""
+        failed = [name for name, ok in self.results if not ok]
+        log(f'{len(self.results) - len(failed)} passed, {len(failed)} failed')
+        return 1 if failed else 0
