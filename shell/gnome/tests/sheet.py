@@ -96,7 +96,7 @@ SHEET_HELPERS = r"""
         switchRows() {
             const sheet = ga.sheet();
             const rows = sheet ? descendants(sheet).filter(a => a.mapped &&
-                a.accessible_role === imports.gi.Atk.Role.CHECK_BOX) : [];
+                a.has_style_class_name?.('guided-access-row')) : [];
             return rows.map(row => {
                 const toggle = descendants(row).find(a => a.has_style_class_name?.('toggle-switch'));
                 const [, rowY] = row.get_transformed_position();

@@ -29,8 +29,11 @@ export class OptionControls {
     // A row that is a switch: the whole row toggles it. `toggled(on)`.
     switchRow(title, description, on, toggled) {
         const {St, Atk, Clutter, PopupMenu} = this._deps;
+        // A menu item's look: the shell's .button has a fixed height, which
+        // clips the description line (GNOME 48: "Typing reaches the app"
+        // cut at the bottom).
         const row = new St.Button({
-            style_class: 'button flat guided-access-row', can_focus: true, x_expand: true,
+            style_class: 'popup-menu-item guided-access-row', can_focus: true, x_expand: true,
             accessible_role: Atk.Role.CHECK_BOX, accessible_name: title,
         });
         const box = new St.BoxLayout({style: 'spacing: 12px;', x_expand: true});
