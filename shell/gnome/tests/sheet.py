@@ -312,7 +312,12 @@ class StartSheetCases:
         self.press('Full Screen')
         wait_for(lambda: self.js('global._ga.checked("Full Screen")'), 2, what='Full Screen chosen')
         self.start_and_wait(regions=1)
-        wait_for(lambda: self.js('global._ga.fullscreen("app-a")'), 5, what='app-a full screen')
+        # Full screen as a person sees it: the window fills the monitor (the
+        # state comes first, the client's new size a moment later).
+        monitor = self.js('(({width, height}) => [width, height])(global._gaShell.Main.layoutManager.primaryMonitor)')
+        wait_for(lambda: self.js('global._ga.fullscreen("app-a")') and
+                 [self.c.window('app-a')[k] for k in ('width', 'height')] == monitor, 5,
+                 what=f'app-a full screen, {monitor[0]}×{monitor[1]}')
         during = self.c.window('app-a')
         if self.c.prop('Presentation') != 'fullscreen':
             raise AssertionError(f'Presentation is {self.c.prop("Presentation")}')

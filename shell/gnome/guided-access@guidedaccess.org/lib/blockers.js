@@ -65,7 +65,7 @@ export class Blockers {
         });
     }
 
-    // regions: [[x, y, width, height], ...] in stage coordinates.
+    // regions: [{x, y, width, height}, ...] in stage coordinates.
     setRegions(regions, outlined) {
         const key = JSON.stringify(regions);
         if (key === this._regionKey && outlined === this._outlined)
@@ -74,7 +74,7 @@ export class Blockers {
         this._outlined = outlined;
         this._regions.forEach(actor => this._remove(actor));
         const {St} = this._deps;
-        this._regions = regions.map(([x, y, width, height]) => {
+        this._regions = regions.map(({x, y, width, height}) => {
             const actor = new St.Widget({
                 name: 'guided-access-disabled-region',
                 reactive: true, x, y, width, height,

@@ -14,7 +14,7 @@
 // Like every module in lib/, this one imports no GNOME module: the entry
 // point passes Gio and GLib in.
 
-import {sessionFrom} from './sessionState.js';
+import {sessionFrom} from '../common/session.js';
 
 export const BUS_NAME = 'org.guidedaccess.GuidedAccess1';
 export const OBJECT_PATH = '/org/guidedaccess/GuidedAccess1';

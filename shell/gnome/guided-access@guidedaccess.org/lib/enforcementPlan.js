@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// What a published session asks of each part of the lock (sessionLock.js),
-// and when the shield covers the screen. Pure logic, unit tested in
-// tests/unit.js.
+// What a published session asks of each part of the lock (sessionLock.js).
+// Pure logic, unit tested in tests/unit.js.
 
-// session: see sessionState.js. options: the extension's settings
+// session: see ../common/session.js. options: the extension's settings
 // {panelMenus (panel-menus-during-session), regionOutlines
 // (show-region-outlines)}.
 export function enforcementPlan(session, {panelMenus, regionOutlines}) {
@@ -26,14 +25,4 @@ export function enforcementPlan(session, {panelMenus, regionOutlines}) {
         touchBlocked: !allowed('touch'),
         keyboardsBlocked: !allowed('keyboards'),
     };
-}
-
-// Why the shield covers the screen: 'expired' (the time is up), 'app-gone'
-// (the locked app cannot be brought back), or null for no shield.
-export function shieldReason(session, appUnreachable) {
-    if (session?.state === 'expired')
-        return 'expired';
-    if (session !== null && appUnreachable)
-        return 'app-gone';
-    return null;
 }

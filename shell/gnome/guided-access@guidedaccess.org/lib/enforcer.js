@@ -22,7 +22,8 @@ import {AppKeeper} from './appKeeper.js';
 import {SessionUI} from './sessionUI.js';
 import {SessionLock} from './sessionLock.js';
 import {TimeAlerts} from './timeAlerts.js';
-import {enforcementPlan, shieldReason} from './enforcementPlan.js';
+import {shieldReason} from '../common/session.js';
+import {enforcementPlan} from './enforcementPlan.js';
 
 // What RegisterEnforcer announces: exactly what this extension enforces.
 export const CAPABILITIES = [

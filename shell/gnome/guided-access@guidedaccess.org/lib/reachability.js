@@ -1,14 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Which windows a session leaves reachable, and what the app lock
-// (appLock.js) does with each. Pure logic on what a window says of itself,
+// (appLock.js) does with each (whether a window is the app's at all:
+// ../common/identity.js). Pure logic on what a window says of itself,
 // unit tested in tests/unit.js.
-
-// Whether a window whose process has the app ids `ids` (undefined while the
-// daemon has not answered GetAppIds) belongs to the session's `app`: true,
-// false, or undefined while not known.
-export function belongsToApp(ids, app) {
-    return ids === undefined ? undefined : ids.includes(app);
-}
 
 // What to do with a window once it is known whether it belongs:
 //   'show'        the app's, minimized: shown again

@@ -9,7 +9,7 @@
 import {OWN_INDICATOR_ROLE} from './panelLockdown.js';
 import {StartSheet} from './startSheet.js';
 import {AppMenuItem} from './appMenuItem.js';
-import {formatRemaining, remainingSeconds} from './sessionState.js';
+import {formatRemaining, remainingSeconds} from '../common/session.js';
 import {TriplePress} from './triplePress.js';
 
 export const SHORTCUT_KEY = 'end-shortcut';

@@ -1,23 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Which windows a session leaves reachable, and what the app lock
-// (ui/AppLock.qml) does with each. Pure logic on what a window says of
+// (ui/AppLock.qml) does with each (whether a window is the app's at all:
+// identity.js, from shell/common). Pure logic on what a window says of
 // itself, unit tested in shell/kde/tests/unit.js.
-
-// Whether a window whose process has the app ids `ids` (undefined while the
-// daemon has not answered GetAppIds, null when it refused) belongs to the
-// session's `app`: true, false, or undefined while not known. A refused
-// question counts as "not the app's" (fail closed).
-function belongsToApp(ids, app) {
-    if (ids === undefined)
-        return undefined;
-    if (ids === null)
-        return false;
-    for (var i = 0; i < ids.length; i++) {
-        if (ids[i] === app)
-            return true;
-    }
-    return false;
-}
 
 // Whether a window is part of the desktop rather than an app's: desktop,
 // panels, notifications, on-screen displays. The app lock leaves them (they

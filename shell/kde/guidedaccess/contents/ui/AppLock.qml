@@ -4,6 +4,7 @@
 // windows are shown and keep the focus. On destruction it unminimizes
 // exactly the windows it minimized (those still there).
 import QtQuick 2.15
+import "../code/identity.js" as Identity
 import "../code/reachability.js" as Reachability
 
 Item {
@@ -14,7 +15,7 @@ Item {
     property var minimizedByUs: []
 
     function belongs(window) {
-        return Reachability.belongsToApp(windows.idsOf(window), app);
+        return Identity.belongsToApp(windows.idsOf(window), app);
     }
 
     function enforce() {

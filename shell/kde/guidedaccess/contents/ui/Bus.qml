@@ -8,7 +8,7 @@
 // than that it failed.
 import QtQuick 2.15
 import org.kde.kwin 2.0 as KWinComponents
-import "../code/sessionState.js" as SessionState
+import "../code/session.js" as SessionState
 
 QtObject {
     id: bus

@@ -8,6 +8,7 @@
 import QtQuick 2.15
 import QtQml.Models 2.15
 import "../code/geometry.js" as Geometry
+import "../code/identity.js" as Identity
 import "../code/reachability.js" as Reachability
 
 Item {
@@ -26,7 +27,7 @@ Item {
 
     function update() {
         var parts = Reachability.screenParts(windows.list(), function (window) {
-            return Reachability.belongsToApp(windows.idsOf(window), shield.app);
+            return Identity.belongsToApp(windows.idsOf(window), shield.app);
         });
         var next = Geometry.subtract(Geometry.shieldRects(shield.screenRect, parts.app, parts.others), shield.keepClear);
         if (JSON.stringify(next) !== JSON.stringify(rects))

@@ -4,7 +4,7 @@
 // when notifications are denied: it is ours, not a notification).
 import QtQuick 2.15
 import QtQuick.Window 2.15
-import "../code/sessionState.js" as SessionState
+import "../code/session.js" as SessionState
 import "../code/text.js" as Strings
 
 Item {

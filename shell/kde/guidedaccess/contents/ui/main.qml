@@ -11,14 +11,12 @@
 // happens when the script is unloaded (disabled), after which it tells the
 // daemon it enforces nothing.
 import QtQuick 2.15
-import "../code/sessionState.js" as SessionState
+import "../code/session.js" as SessionState
 
 Item {
     id: root
 
     property var session: null // the session as published, null before the first reply
-    property int timeRemaining: 0 // s, read with the session
-    property real readAt: 0 // ms, when timeRemaining was read
     property int secondsLeft: 0
     property bool polling: false
     readonly property bool enforcing: session !== null && session.enabled
@@ -37,10 +35,8 @@ Item {
             if (next === null)
                 return;
             registration.check(next.enforcers);
-            timeRemaining = next.timeRemaining;
-            readAt = Date.now();
-            countDown(next.timeLimit);
-            next.timeRemaining = 0;
+            countDown(next);
+            next.timeRemaining = 0; // changes at every reading: not part of the session's identity
             next.enforcers = null;
             if (session === null || JSON.stringify(next) !== JSON.stringify(session)) {
                 session = next;
@@ -51,12 +47,13 @@ Item {
         });
     }
 
-    // secondsLeft from the last reading, at once when it arrives (the pill
-    // of a new session then never shows a stale time).
-    function countDown(timeLimit) {
-        if (timeLimit <= 0)
+    // secondsLeft of `current` on the real-time clock, at once when a
+    // reading arrives (the pill of a new session then never shows a stale
+    // time), and every second.
+    function countDown(current) {
+        if (current === null || current.timeLimit <= 0)
             return;
-        var left = SessionState.remainingSeconds({timeLimit: timeLimit, timeRemaining: timeRemaining}, Date.now() - readAt);
+        var left = SessionState.remainingSeconds(current, Date.now() * 1000);
         if (left !== secondsLeft)
             secondsLeft = left;
     }
@@ -79,7 +76,7 @@ Item {
         onTriggered: {
             root.poll();
             if (root.session !== null)
-                root.countDown(root.session.timeLimit);
+                root.countDown(root.session);
         }
     }
 

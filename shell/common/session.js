@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The session as the daemon publishes it, from the reply of
-// org.freedesktop.DBus.Properties.GetAll("org.guidedaccess.GuidedAccess1")
-// as KWin's DBusCall hands it over (a map of plain values: structures and
-// arrays as arrays). Pure logic: no QML or KWin objects, so both the QML
-// (`import "../code/sessionState.js" as SessionState`) and plain gjs
-// (shell/kde/tests/unit.js) load it.
+// The session as the daemon publishes it, and the time it has left: the
+// logic both enforcers need, written once. An ES module for the GNOME
+// Shell extension (lib/ imports ../common/session.js); the KWin scripts get
+// it as a plain script (shell/kde/install drops the `export` keywords, as
+// QML's JavaScript imports take them), so it keeps to what both engines
+// run: var, function declarations, no optional chaining. Pure logic,
+// unit tested once in shell/tests/common.js.
 
 // The session, or null when `properties` is not a map (a reply that is not
 // what the contract says changes nothing: the caller keeps what it has).
-function sessionFrom(properties) {
+// `properties` is GetAll's reply as KWin's DBusCall hands it over (a map of
+// plain values: structures and arrays as arrays), or the extension's
+// session proxy (lib/daemon.js: a property is null while the daemon has
+// not sent it).
+export function sessionFrom(properties) {
     if (properties === null || typeof properties !== 'object' || Array.isArray(properties))
         return null;
     var value = function (name, fallback) {
@@ -31,7 +36,7 @@ function sessionFrom(properties) {
 }
 
 // DisabledRegions (a(iiii)) as [{x, y, width, height}], without empty ones.
-function regionsFrom(list) {
+export function regionsFrom(list) {
     var regions = [];
     for (var i = 0; list && i < list.length; i++) {
         var r = list[i];
@@ -46,20 +51,21 @@ function regionsFrom(list) {
 }
 
 // Whether `name` ('touch', 'notifications', ...) is denied in `session`.
-function denied(session, name) {
+export function denied(session, name) {
     return session !== null && session.systemRestrictions[name] === 'deny';
 }
 
-// Whole seconds left, `elapsedMs` after a reply that said `timeRemaining`;
-// 0 without a limit or once it is up.
-function remainingSeconds(session, elapsedMs) {
+// Whole seconds left of `session`'s time limit at `nowUs` (µs of the
+// real-time clock, as StartedAt), 0 without a limit or once it is up.
+export function remainingSeconds(session, nowUs) {
     if (session === null || session.timeLimit === 0)
         return 0;
-    return Math.max(0, Math.ceil(session.timeRemaining - elapsedMs / 1000));
+    var end = session.startedAt + session.timeLimit * 1000000;
+    return Math.max(0, Math.ceil((end - nowUs) / 1000000));
 }
 
 // "1:05:09", "5:09", "0:09".
-function formatRemaining(seconds) {
+export function formatRemaining(seconds) {
     var h = Math.floor(seconds / 3600);
     var m = Math.floor(seconds / 60) % 60;
     var s = seconds % 60;
@@ -68,12 +74,12 @@ function formatRemaining(seconds) {
 }
 
 // The warnings of the daemon's TimeLimitWarning (5 min, 1 min, 10 s).
-var WARNINGS = [300, 60, 10];
+export var WARNINGS = [300, 60, 10];
 
 // The warning crossed going from `before` to `after` seconds left (the
 // smallest, if several were), or 0. `before` is null at the first reading:
 // nothing was crossed then.
-function warningCrossed(before, after) {
+export function warningCrossed(before, after) {
     if (before === null || after >= before)
         return 0;
     var crossed = 0;
@@ -84,8 +90,13 @@ function warningCrossed(before, after) {
     return crossed;
 }
 
-// What the shield over the whole screen says: 'expired' (time is up), or
-// null for no shield.
-function shieldReason(session) {
-    return session !== null && session.enabled && session.state === 'expired' ? 'expired' : null;
+// Why a shield covers the screen: 'expired' (the time is up), 'app-gone'
+// (the locked app cannot be brought back: `appUnreachable`, where the
+// enforcer relaunches apps), or null for no shield.
+export function shieldReason(session, appUnreachable) {
+    if (session === null || !session.enabled)
+        return null;
+    if (session.state === 'expired')
+        return 'expired';
+    return appUnreachable ? 'app-gone' : null;
 }

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Whether a window belongs to the session's app: the one rule both
+// enforcers apply to the ids guided-accessd's GetAppIds gives a window's
+// process (see session.js for how this file reaches each shell). Pure
+// logic, unit tested once in shell/tests/common.js.
+
+// true, false, or undefined while not known: `ids` is undefined while the
+// daemon has not answered, null when it refused (a process of another user,
+// a pid gone), which counts as "not the app's" (fail closed).
+export function belongsToApp(ids, app) {
+    if (ids === undefined)
+        return undefined;
+    if (ids === null)
+        return false;
+    for (var i = 0; i < ids.length; i++) {
+        if (ids[i] === app)
+            return true;
+    }
+    return false;
+}

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Unit tests of the logic both enforcers share (shell/common), in plain gjs:
+//
+//     gjs -m shell/tests/common.js
+//
+// Each test runs twice: against the ES modules as the GNOME Shell extension
+// imports them, and against the plain scripts shell/kde/install makes of
+// them for KWin's QML (the same text without `export`). Prints one line per
+// test and "N passed, N failed"; exits 1 on a failure.
+import GLib from 'gi://GLib';
+
+import * as sessionModule from '../common/session.js';
+import * as identityModule from '../common/identity.js';
+
+const common = `${GLib.path_get_dirname(GLib.path_get_dirname(GLib.filename_from_uri(import.meta.url)[0]))}/common`;
+
+// A file of shell/common loaded as KWin loads what shell/kde/install wrote.
+function asKWinScript(name) {
+    const [, bytes] = GLib.file_get_contents(`${common}/${name}`);
+    const text = new TextDecoder().decode(bytes).replace(/^export /gm, '');
+    const names = [...text.matchAll(/^(?:function|var)\s+([A-Za-z_$][\w$]*)/gm)].map(match => match[1]);
+    // eslint-disable-next-line no-new-func
+    return new Function(`${text}\nreturn {${names.join(', ')}};`)();
+}
+
+const forms = [
+    ['ES module', sessionModule, identityModule],
+    ['KWin script', asKWinScript('session.js'), asKWinScript('identity.js')],
+];
+const results = [];
+
+function test(name, body) {
+    for (const [form, Session, Identity] of forms) {
+        try {
+            body(Session, Identity);
+            results.push(true);
+            print(`PASS ${name} (${form})`);
+        } catch (error) {
+            results.push(false);
+            print(`FAIL ${name} (${form}): ${error.message}`);
+        }
+    }
+}
+
+function same(actual, expected, what) {
+    const a = JSON.stringify(actual);
+    const e = JSON.stringify(expected);
+    if (a !== e)
+        throw new Error(`${what}: got ${a}, expected ${e}`);
+}
+
+// GetAll as KWin's DBusCall hands it over (checked in KWin 5.27: a map of
+// plain values, structures and arrays as arrays).
+const GET_ALL = {
+    Version: 1, Enabled: true, State: 'active', App: '/usr/bin/python3.11', StartedAt: 1795671827000000,
+    TimeLimit: 600, TimeRemaining: 412, PasscodeSet: true,
+    SystemRestrictions: {'touch': 'deny', 'notifications': 'allow', 'keyboards': 'allow'},
+    SystemRestrictionSources: {}, DisabledRegions: [[300, 300, 100, 100], [0, 0, 0, 50]],
+    Enforcers: {kwin: ['app-lock']}, AllowedApplications: [], Presentation: 'as-is', AutoLock: -1,
+};
+
+test('sessionFrom reads GetAll as DBusCall gives it', Session => {
+    const session = Session.sessionFrom(GET_ALL);
+    same([session.enabled, session.state, session.app, session.startedAt, session.timeLimit, session.passcodeSet],
+        [true, 'active', '/usr/bin/python3.11', 1795671827000000, 600, true], 'fields');
+    same(session.regions, [{x: 300, y: 300, width: 100, height: 100}], 'regions (the empty one left out)');
+    same(session.enforcers, {kwin: ['app-lock']}, 'enforcers');
+});
+
+test('sessionFrom: what the daemon has not sent (null, as the extension\'s proxy gives it) takes the inactive default', Session => {
+    const session = Session.sessionFrom({
+        Enabled: null, State: null, App: null, StartedAt: null, TimeLimit: null, PasscodeSet: null,
+        SystemRestrictions: null, DisabledRegions: null, Presentation: null,
+    });
+    same([session.enabled, session.state, session.app, session.startedAt, session.timeLimit, session.passcodeSet,
+        session.systemRestrictions, session.regions, session.presentation],
+    [false, 'inactive', '', 0, 0, false, {}, [], 'as-is'], 'defaults');
+    const given = Session.sessionFrom({Enabled: false, TimeLimit: 0, State: 'expired', Presentation: 'maximized'});
+    same([given.enabled, given.timeLimit, given.state, given.presentation], [false, 0, 'expired', 'maximized'],
+        'false and 0 taken for unset');
+});
+
+test('sessionFrom: a reply that is not a map changes nothing (null); Enabled must be the boolean true', Session => {
+    same([Session.sessionFrom(null), Session.sessionFrom([1]), Session.sessionFrom('x')], [null, null, null], 'not maps');
+    same([Session.sessionFrom({Enabled: 'true'}).enabled, Session.sessionFrom({Enabled: true}).enabled], [false, true],
+        'a string is not true; control: true is');
+});
+
+test('denied: only "deny" denies, and nothing without a session', Session => {
+    const session = Session.sessionFrom(GET_ALL);
+    same([Session.denied(session, 'touch'), Session.denied(session, 'notifications'),
+        Session.denied(session, 'motion'), Session.denied(null, 'touch')], [true, false, false, false], 'denied');
+});
+
+test('remainingSeconds counts down on the real-time clock to 0; formatRemaining shows it', Session => {
+    const session = {startedAt: 10 * 1000000, timeLimit: 3700};
+    same([Session.remainingSeconds(session, 10 * 1000000), Session.remainingSeconds(session, 10.5 * 1000000),
+        Session.remainingSeconds(session, 4000 * 1000000), Session.remainingSeconds({startedAt: 0, timeLimit: 0}, 5),
+        Session.remainingSeconds(null, 5)], [3700, 3700, 0, 0, 0], 'seconds (part of one is not rounded down)');
+    same([0, 9, 65, 309, 3700, 36000].map(Session.formatRemaining), ['0:00', '0:09', '1:05', '5:09', '1:01:40', '10:00:00'],
+        'text');
+});
+
+test('warningCrossed: 5 min, 1 min and 10 s, each once, nothing at the first reading', Session => {
+    same([Session.warningCrossed(null, 300), Session.warningCrossed(301, 300), Session.warningCrossed(300, 299),
+        Session.warningCrossed(61, 60), Session.warningCrossed(11, 10), Session.warningCrossed(400, 30),
+        Session.warningCrossed(10, 11), Session.warningCrossed(5, 0)], [0, 300, 0, 60, 10, 60, 0, 0], 'crossed');
+});
+
+test('shieldReason: time up, or the app gone where the enforcer relaunches it; nothing without a session', Session => {
+    same([Session.shieldReason({enabled: true, state: 'expired'}), Session.shieldReason({enabled: true, state: 'active'}),
+        Session.shieldReason({enabled: true, state: 'active'}, true), Session.shieldReason({enabled: false, state: 'expired'}),
+        Session.shieldReason(null, true)], ['expired', null, 'app-gone', null, null], 'reason');
+});
+
+test('belongsToApp: unknown while unanswered, not the app\'s when refused (fail closed)', (_Session, Identity) => {
+    same([Identity.belongsToApp(undefined, 'a'), Identity.belongsToApp(null, 'a'), Identity.belongsToApp(['x', 'a'], 'a'),
+        Identity.belongsToApp(['x'], 'a'), Identity.belongsToApp([], '')], [undefined, false, true, false, false], 'belongs');
+});
+
+const failed = results.filter(ok => !ok).length;
+print(`${results.length - failed} passed, ${failed} failed`);
+if (failed > 0)
+    imports.system.exit(1);
