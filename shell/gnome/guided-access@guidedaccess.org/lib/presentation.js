@@ -4,6 +4,27 @@
 // back at destroy() as it was: full screen or not, maximized or not, and
 // its place and size.
 
+// Mutter 49 (GNOME 49) renamed get_maximized() to get_maximize_flags() and
+// moved the directions of maximize() and unmaximize() to
+// set_maximize_flags() and set_unmaximize_flags().
+function maximizeFlags(window) {
+    return window.get_maximize_flags ? window.get_maximize_flags() : window.get_maximized();
+}
+
+function maximize(window, directions) {
+    if (window.set_maximize_flags)
+        window.set_maximize_flags(directions);
+    else
+        window.maximize(directions);
+}
+
+function unmaximize(window, directions) {
+    if (window.set_unmaximize_flags)
+        window.set_unmaximize_flags(directions);
+    else
+        window.unmaximize(directions);
+}
+
 export class Presentation {
     // deps: {Meta}
     constructor(deps) {
@@ -28,7 +49,7 @@ export class Presentation {
         if (!this._saved.has(window)) {
             this._saved.set(window, {
                 fullscreen: window.is_fullscreen(),
-                maximized: window.get_maximized(),
+                maximized: maximizeFlags(window),
                 rect: window.get_frame_rect(),
                 unmanagedId: window.connect('unmanaged', () => this._saved.delete(window)),
             });
@@ -40,8 +61,8 @@ export class Presentation {
         const {Meta} = this._deps;
         if (this._mode === 'fullscreen' && !window.is_fullscreen())
             window.make_fullscreen();
-        else if (this._mode === 'maximized' && window.get_maximized() !== Meta.MaximizeFlags.BOTH)
-            window.maximize(Meta.MaximizeFlags.BOTH);
+        else if (this._mode === 'maximized' && maximizeFlags(window) !== Meta.MaximizeFlags.BOTH)
+            maximize(window, Meta.MaximizeFlags.BOTH);
     }
 
     destroy() {
@@ -50,9 +71,9 @@ export class Presentation {
             window.disconnect(saved.unmanagedId);
             if (!saved.fullscreen && window.is_fullscreen())
                 window.unmake_fullscreen();
-            const extra = window.get_maximized() & ~saved.maximized;
+            const extra = maximizeFlags(window) & ~saved.maximized;
             if (extra)
-                window.unmaximize(extra);
+                unmaximize(window, extra);
             if (saved.maximized === 0) {
                 const {x, y, width, height} = saved.rect;
                 window.move_resize_frame(false, x, y, width, height);
