@@ -17,7 +17,6 @@ loosest kind.
 
 import os
 import signal
-import subprocess
 import time
 
 from waiting import wait_for
