@@ -25,13 +25,27 @@ report $status "apt install ./$(basename "$deb")" "$(tail -n 3 /tmp/apt.log)"
 home=$(mktemp -d /tmp/package-home.XXXXXX)
 mkdir -p /tmp/.X11-unix && chmod 1777 /tmp/.X11-unix
 chown 65534:65534 "$home"
+# A system bus of its own (gnome-shell does not start without one), open to
+# everyone, as a desktop's is to its user.
+cat > /tmp/system.conf <<CONF
+<busconfig>
+  <type>system</type>
+  <listen>unix:path=/tmp/system_bus_socket</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/><allow own="*"/><allow send_destination="*"/><allow receive_sender="*"/>
+  </policy>
+</busconfig>
+CONF
+dbus-daemon --config-file=/tmp/system.conf --fork --print-pid=3 3>/tmp/system-bus.pid
 # As nobody, in its own session bus: the daemon, the shell and dconf are all
 # bus-activated or started from the installed files.
 setpriv --reuid 65534 --regid 65534 --clear-groups env -i PATH=/usr/bin:/bin HOME="$home" USER=nobody \
     LANG=C.UTF-8 XDG_RUNTIME_DIR="$home" XDG_SESSION_TYPE=wayland NO_AT_BRIDGE=1 \
+    DBUS_SYSTEM_BUS_ADDRESS=unix:path=/tmp/system_bus_socket \
     dbus-run-session -- bash -c '
         uuid=guided-access@guidedaccess.org
-        check() { if eval "$2" >"$HOME/out" 2>&1; then echo "ok     $1"; else echo "FAILED $1: $(tail -n 2 "$HOME/out")"; fi; }
+        check() { if eval "$2" >"$HOME/out" 2>&1; then echo "ok     $1"; else echo "FAILED $1: $(tail -n 2 "$HOME/out")"; return 1; fi; }
         check "guided-access status activates /usr/libexec/guided-accessd" \
             "guided-access status && busctl --user status org.guidedaccess.GuidedAccess1 | grep -q Exe=/usr/libexec/guided-accessd"
         gsettings set org.gnome.shell enabled-extensions "[\"$uuid\"]"
@@ -43,11 +57,13 @@ setpriv --reuid 65534 --regid 65534 --clear-groups env -i PATH=/usr/bin:/bin HOM
         }
         for _ in $(seq 150); do info | grep -q "state.: <1.0>" && break; sleep 0.2; done
         echo "       the shell: $(gnome-shell --version); the extension: $(info | grep -o "state.: <[0-9.]*>\|error.: <[^>]*>" | paste -sd" ")"
-        check "gnome-shell loads the installed extension (state ENABLED, no error)" "info | grep -q \"state.: <1.0>\""
+        check "gnome-shell loads the installed extension (state ENABLED, no error)" "info | grep -q \"state.: <1.0>\"" ||
+            tail -n 15 "$HOME/shell.log" | sed "s/^/       shell: /"
         check "the extension registers with the daemon as its enforcer" \
-            "for _ in \$(seq 50); do busctl --user get-property org.guidedaccess.GuidedAccess1 /org/guidedaccess/GuidedAccess1 org.guidedaccess.GuidedAccess1 Enforcers | grep -q gnome-shell && exit 0; sleep 0.2; done; exit 1"
+            "(for _ in \$(seq 50); do busctl --user get-property org.guidedaccess.GuidedAccess1 /org/guidedaccess/GuidedAccess1 org.guidedaccess.GuidedAccess1 Enforcers | grep -q gnome-shell && exit 0; sleep 0.2; done; exit 1)"
         kill "$shell"; wait "$shell" 2>/dev/null
         grep -A3 "JS ERROR\|Gjs-WARNING" "$HOME/shell.log" | grep -q "$uuid" && echo "FAILED the shell log names the extension in an error" || true
-    ' | tee /tmp/checks.log
+    ' 2>/dev/null | tee /tmp/checks.log
 grep -q '^FAILED' /tmp/checks.log && failed=1
+kill "$(cat /tmp/system-bus.pid)"
 exit "$failed"
