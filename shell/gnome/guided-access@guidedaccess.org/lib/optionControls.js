@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The start sheet's column of options, built from the shell's own widgets
-// and style classes: switch rows (a row button with PopupMenu's switch), choices (radio buttons), steppers for numbers, and headings, in
-// a scrolled column that follows the keyboard focus. Every control can be
+// and style classes: switch rows (a row button with PopupMenu's switch),
+// choices (radio buttons), steppers for numbers, and headings, in a
+// scrolled column that follows the keyboard focus. Every control can be
 // focused and used with the keyboard, and tells assistive technology its
 // name, its role and whether it is checked.
 
