@@ -27,16 +27,8 @@ mkdir -p /tmp/.X11-unix && chmod 1777 /tmp/.X11-unix
 chown 65534:65534 "$home"
 # A system bus of its own (gnome-shell does not start without one), open to
 # everyone, as a desktop's is to its user.
-cat > /tmp/system.conf <<CONF
-<busconfig>
-  <type>system</type>
-  <listen>unix:path=/tmp/system_bus_socket</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow user="*"/><allow own="*"/><allow send_destination="*"/><allow receive_sender="*"/>
-  </policy>
-</busconfig>
-CONF
+source "$(dirname "${BASH_SOURCE[0]}")/system-bus-config.bash"
+system_bus_config /tmp/system_bus_socket > /tmp/system.conf
 dbus-daemon --config-file=/tmp/system.conf --fork --print-pid=3 3>/tmp/system-bus.pid
 # As nobody, in its own session bus: the daemon, the shell and dconf are all
 # bus-activated or started from the installed files.

@@ -29,6 +29,8 @@
 # Everything to undo is written to WORK/undo as it is made, so the watcher
 # and private_polkit_stop work from the same list.
 
+# shellcheck source=scripts/lib/system-bus-config.bash
+source "$(dirname "${BASH_SOURCE[0]}")/system-bus-config.bash"
 PRIVATE_POLKIT_LOCK="/run/lock/dbus-testing-polkit.lock"
 [[ -d /run/lock ]] || PRIVATE_POLKIT_LOCK="/tmp/dbus-testing-polkit.lock"
 PRIVATE_POLKIT_POLKITD="/usr/lib/polkit-1/polkitd"
@@ -154,18 +156,7 @@ private_polkit_start() {
         private_polkit_install "$PRIVATE_POLKIT_RULES/49-$name.rules" <<< "$rules" || return 1
     fi
 
-    cat > "$work/system.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>system</type>
-  <listen>unix:path=$work/system_bus_socket</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow user="*"/><allow own="*"/><allow send_destination="*"/><allow receive_sender="*"/>
-  </policy>
-</busconfig>
-CONF
+    system_bus_config "$work/system_bus_socket" > "$work/system.conf"
     # --fork: it detaches once it listens, after writing its address and pid.
     dbus-daemon --config-file="$work/system.conf" --fork --nosyslog \
         --print-address=3 --print-pid=4 3>"$work/system-bus.address" 4>"$work/system-bus.pid" \
