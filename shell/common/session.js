@@ -26,7 +26,6 @@ export function sessionFrom(properties) {
         app: String(value('App', '')),
         startedAt: Number(value('StartedAt', 0)), // µs of the real-time clock
         timeLimit: Number(value('TimeLimit', 0)), // s, 0 for none
-        timeRemaining: Number(value('TimeRemaining', 0)), // s, when read
         passcodeSet: value('PasscodeSet', false) === true,
         systemRestrictions: typeof restrictions === 'object' ? restrictions : {},
         regions: regionsFrom(value('DisabledRegions', [])),

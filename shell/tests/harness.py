@@ -50,6 +50,11 @@ def stop_group(pid, grace=3.0):
         pass
 
 
+def test_session_beside(daemon):
+    """guided-access-test-session, which `swift build` puts beside the daemon."""
+    return os.path.join(os.path.dirname(daemon), 'guided-access-test-session')
+
+
 def session_environment(work, **extra):
     """What the session bus, and so what it activates, runs with; the cases,
     the shell and the apps get it too, with the buses' addresses."""
@@ -71,8 +76,7 @@ class TestSession:
     this process dies)."""
 
     def __init__(self, daemon, work, environment, polkit_rules):
-        test_session = os.path.join(os.path.dirname(daemon), 'guided-access-test-session')
-        argv = [test_session, '--unprivileged', '--polkit-rules', f'{work}/polkit.rules',
+        argv = [test_session_beside(daemon), '--unprivileged', '--polkit-rules', f'{work}/polkit.rules',
                 '--services', f'{work}/services', '--daemon-copy', f'{work}/bin/guided-accessd',
                 '--state-dir', f'{work}/state/guided-access', '--managed-config', f'{work}/managed.json',
                 '--passcode-cost', '1', '--polkit-timeout', '10', '--daemon-log', f'{work}/logs/daemon.log',

@@ -53,9 +53,9 @@ export class SettingsBus {
             // started by hand, without an activation file); otherwise the
             // bus is asked to start it first, so that a failure says why
             // (the proxies would only find the name without an owner).
-            const [running] = (await this._call(this._connection, 'org.freedesktop.DBus', '/org/freedesktop/DBus',
+            const [running] = await this._call(this._connection, 'org.freedesktop.DBus', '/org/freedesktop/DBus',
                 'org.freedesktop.DBus', 'NameHasOwner', new GLib.Variant('(s)', [BUS_NAME]),
-                Gio.DBusCallFlags.NONE, CALL_TIMEOUT_MS));
+                Gio.DBusCallFlags.NONE, CALL_TIMEOUT_MS);
             if (!running) {
                 await this._call(this._connection, 'org.freedesktop.DBus', '/org/freedesktop/DBus',
                     'org.freedesktop.DBus', 'StartServiceByName', new GLib.Variant('(su)', [BUS_NAME, 0]),

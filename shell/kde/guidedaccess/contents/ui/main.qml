@@ -36,7 +36,6 @@ Item {
                 return;
             registration.check(next.enforcers);
             countDown(next);
-            next.timeRemaining = 0; // changes at every reading: not part of the session's identity
             next.enforcers = null;
             if (session === null || JSON.stringify(next) !== JSON.stringify(session)) {
                 session = next;
