@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // D-Bus calls on the session bus through KWin's DBusCall, the only way a
-// KWin 5.27 declarative script reaches the bus (it cannot receive signals,
-// hence the polling in main.qml). What DBusCall sends: a JS object as
+// declarative script reaches the bus (it cannot receive signals: see
+// Enforcer.qml for how it learns of changes). What DBusCall sends: a JS object as
 // a{sv}, a string as s, a boolean as b, a number as i (or d), an array as
 // av; a string list Qt made (a "QmlSequence") as as, so stringList() builds
 // one from Qt.fontFamilies(). It cannot send u; a failed call says no more
 // than that it failed.
 import QtQuick 2.15
-import org.kde.kwin 2.0 as KWinComponents
 import "../code/session.js" as SessionState
 
 QtObject {
@@ -18,13 +17,11 @@ QtObject {
     // is how the parts undo what they did.
     property bool closed: false
     property var inFlight: []
+    // KWinApi's item: DBusCall comes from the running KWin's org.kde.kwin.
+    property QtObject kwin
 
     readonly property string service: 'org.guidedaccess.GuidedAccess1'
     readonly property string path: '/org/guidedaccess/GuidedAccess1'
-
-    property Component callComponent: Component {
-        KWinComponents.DBusCall {}
-    }
 
     // Calls `method`; done(values) with the reply's values, failed() on an
     // error reply. Both optional.
@@ -32,7 +29,7 @@ QtObject {
         // Not a child of the bus: a call made while the script is being
         // destroyed (an undo) must still go out. Kept in `inFlight` until
         // its reply, so that the garbage collector leaves it alone.
-        var call = callComponent.createObject(null);
+        var call = kwin.dbusCall.createObject(null);
         inFlight.push(call);
         var settle = function () {
             var index = bus && bus.inFlight ? bus.inFlight.indexOf(call) : -1;

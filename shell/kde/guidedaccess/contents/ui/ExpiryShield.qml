@@ -8,10 +8,9 @@ Blocker {
     id: expiry
     role: 'expiry shield'
     shade: '#f0101418'
-    rect: {
-        var g = workspace.virtualScreenGeometry;
-        return {x: g.x, y: g.y, width: g.width, height: g.height};
-    }
+    // The whole desktop (Windows.screen).
+    property var screen
+    rect: screen
     Text {
         anchors.centerIn: parent
         width: parent.width * 0.8

@@ -15,14 +15,16 @@ Window {
     id: keyboardBlock
 
     property int dropped: 0
+    // The whole desktop (Windows.screen): the pixel lies at its top left.
+    property var screen
 
     // Not `_q_showWithoutActivating`, not `outputOnly`: that is what makes
     // KWin give it the keys.
     flags: Qt.BypassWindowManagerHint | Qt.FramelessWindowHint | Qt.WindowTransparentForInput
     title: 'Guided Access keyboard block'
     color: 'transparent'
-    x: workspace.virtualScreenGeometry.x
-    y: workspace.virtualScreenGeometry.y
+    x: screen.x
+    y: screen.y
     width: 1
     height: 1
     visible: false

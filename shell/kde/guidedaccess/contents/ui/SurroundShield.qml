@@ -20,10 +20,7 @@ Item {
     // Our own windows the shield must leave uncovered (the time left).
     property var keepClear: []
     property var rects: []
-    readonly property var screenRect: {
-        var g = workspace.virtualScreenGeometry;
-        return {x: g.x, y: g.y, width: g.width, height: g.height};
-    }
+    readonly property var screenRect: windows.screen
 
     function update() {
         var parts = Reachability.screenParts(windows.list(), function (window) {

@@ -11,6 +11,8 @@ Item {
     id: timeLeft
 
     property int seconds: 0
+    // The whole desktop (Windows.screen).
+    property var screen
     property int previous: -1
     property string warning: ''
     // Where the surround shield must not cover these windows.
@@ -40,8 +42,8 @@ Item {
         color: 'transparent'
         width: 150
         height: 36
-        x: workspace.virtualScreenGeometry.x + workspace.virtualScreenGeometry.width - width - 12
-        y: workspace.virtualScreenGeometry.y + 12
+        x: timeLeft.screen.x + timeLeft.screen.width - width - 12
+        y: timeLeft.screen.y + 12
         visible: false
         MouseArea {
             anchors.fill: parent
@@ -73,8 +75,8 @@ Item {
         color: 'transparent'
         width: 420
         height: 64
-        x: workspace.virtualScreenGeometry.x + (workspace.virtualScreenGeometry.width - width) / 2
-        y: workspace.virtualScreenGeometry.y + workspace.virtualScreenGeometry.height - height - 80
+        x: timeLeft.screen.x + (timeLeft.screen.width - width) / 2
+        y: timeLeft.screen.y + timeLeft.screen.height - height - 80
         visible: false
         MouseArea {
             anchors.fill: parent

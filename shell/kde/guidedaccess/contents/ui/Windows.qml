@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// KWin's windows as the enforcer sees them, for KWin 5.27 (clientList,
-// clientAdded, activeClient) and Plasma 6 (windowList, windowAdded,
+// KWin's windows and screen as the enforcer sees them, for KWin 5.27
+// (clientList, clientAdded, activeClient) and 6 (windowList, windowAdded,
 // activeWindow), and each window's app ids from the daemon's GetAppIds,
 // cached by pid. KWin's own windows (ours, its on-screen displays) are left
 // out: their pid is KWin's.
@@ -10,6 +10,14 @@ QtObject {
     id: windows
 
     property Bus bus
+    // KWinApi's item: the running KWin's workspace.
+    property QtObject kwin
+    readonly property var workspace: kwin.kwinWorkspace
+    // The whole desktop, in global logical pixels.
+    readonly property var screen: {
+        var g = workspace.virtualScreenGeometry;
+        return {x: g.x, y: g.y, width: g.width, height: g.height};
+    }
     property int kwinPid: 0
     property var ids: ({}) // pid → ids, null when refused (fail closed)
     property var asked: ({}) // pid → ms of the pending or last failed question
@@ -18,10 +26,11 @@ QtObject {
     signal activated(var window)
     signal removed(var window)
 
-    readonly property bool plasma6: workspace.windowList !== undefined
+    readonly property bool plasma6: kwin.version === '6'
 
     function list() {
-        var all = plasma6 ? workspace.windowList() : workspace.clientList();
+        // KWin 6's Workspace singleton has the list as a property.
+        var all = plasma6 ? workspace.windows : workspace.clientList();
         var result = [];
         for (var i = 0; i < all.length; i++) {
             if (all[i] && !isOurs(all[i]) && all[i].deleted !== true)

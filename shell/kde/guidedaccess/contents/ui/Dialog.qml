@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The Guided Access dialog, in the declarative KWin script of its own
+// ("guidedaccess-dialog", DialogScript.qml) that the gesture
+// (code/gesture.js) loads; it unloads that script when it closes. With a session it asks for the
+// passcode and calls End; without one it offers to start a session for the
+// app of the window that was active when it opened (Start, interactive).
+// A managed window (Qt.Dialog): KWin gives it the keyboard focus.
+import QtQuick 2.15
+import QtQuick.Window 2.15
+import QtQuick.Controls 2.15
+import "../code/text.js" as Strings
+
+Item {
+    id: script
+
+    property var session: null
+    property string startApp: '' // the app a session would be started for
+    property string startName: ''
+    property string error: ''
+    property bool busy: false
+    // KWinApi's item: the scripting API of the running KWin.
+    property QtObject kwin
+    readonly property var screen: kwin.kwinWorkspace.virtualScreenGeometry
+
+    Bus { id: bus; kwin: script.kwin }
+
+    function close() {
+        dialog.visible = false;
+        bus.closed = true;
+        bus.scripting('unloadScript', ['guidedaccess-dialog']);
+    }
+
+    function end() {
+        if (busy || session === null)
+            return;
+        busy = true;
+        error = '';
+        var options = session.passcodeSet ? {passcode: passcode.text} : {interactive: true};
+        bus.session('End', [options], function () {
+            console.log('Guided Access: dialog: ended');
+            script.close();
+        }, function () {
+            // DBusCall says only that the call failed, not the daemon's message.
+            busy = false;
+            passcode.text = '';
+            error = session.passcodeSet
+                ? Strings.tr('Guided Access did not end: the passcode is wrong, or it was tried too often. Wait a moment and try again.')
+                : Strings.tr('Guided Access did not end: you are not allowed to end it.');
+            console.log('Guided Access: dialog: End refused');
+            passcode.forceActiveFocus();
+        });
+    }
+
+    function start() {
+        if (busy || startApp === '')
+            return;
+        busy = true;
+        error = '';
+        bus.session('Start', [startApp, {interactive: true}], function () {
+            console.log('Guided Access: dialog: started for ' + startApp);
+            script.close();
+        }, function () {
+            busy = false;
+            error = Strings.tr('Guided Access could not start for this app.');
+            console.log('Guided Access: dialog: Start refused');
+        });
+    }
+
+    // The app's id may come after the dialog is shown: the Start button
+    // appears then, and takes the focus (Enter presses it).
+    onStartAppChanged: {
+        if (dialog.visible && startApp !== '' && !(session !== null && session.enabled))
+            primary.forceActiveFocus();
+    }
+
+    function submit() {
+        if (session !== null && session.enabled)
+            end();
+        else
+            start();
+    }
+
+    Component.onCompleted: {
+        var active = kwin.version === '6' ? kwin.kwinWorkspace.activeWindow : kwin.kwinWorkspace.activeClient;
+        if (active && active.pid > 0 && active.internal !== true) {
+            startName = active.caption;
+            bus.session('GetAppIds', [active.pid], function (values) {
+                if (values[0] && values[0].length > 0)
+                    script.startApp = values[0][0];
+            });
+        }
+        bus.readSession(function (session) {
+            script.session = session;
+            console.log('Guided Access: dialog: shown (' + (script.session && script.session.enabled ? 'end' : 'start') + ')');
+            dialog.visible = true;
+            dialog.requestActivate();
+            if (script.session && script.session.enabled && script.session.passcodeSet)
+                passcode.forceActiveFocus();
+            else
+                primary.forceActiveFocus();
+        }, function () {
+            script.session = null;
+            script.error = Strings.tr('Guided Access is not available.');
+            dialog.visible = true;
+            dialog.requestActivate();
+            cancel.forceActiveFocus();
+        });
+    }
+
+    Window {
+        id: dialog
+        title: Strings.tr('Guided Access')
+        flags: Qt.Dialog | Qt.WindowStaysOnTopHint
+        modality: Qt.ApplicationModal
+        // A fixed size, from the content: every size bound to one value
+        // (bound to each other, Qt 6 reports a binding loop).
+        readonly property int fixedWidth: 420
+        readonly property int fixedHeight: layout.implicitHeight + 40
+        width: fixedWidth
+        height: fixedHeight
+        minimumWidth: fixedWidth
+        maximumWidth: fixedWidth
+        minimumHeight: fixedHeight
+        maximumHeight: fixedHeight
+        visible: false
+        color: systemPalette.window
+        x: script.screen.x + (script.screen.width - width) / 2
+        y: script.screen.y + (script.screen.height - height) / 3
+
+        SystemPalette { id: systemPalette }
+
+        onClosing: script.close()
+
+        Shortcut {
+            sequence: 'Escape'
+            onActivated: script.close()
+        }
+
+        Column {
+            id: layout
+            x: 20
+            y: 20
+            width: dialog.fixedWidth - 40
+            spacing: 12
+
+            Label {
+                width: parent.width
+                wrapMode: Text.Wrap
+                font.bold: true
+                text: script.session !== null && script.session.enabled
+                    ? Strings.tr('End Guided Access')
+                    : Strings.tr('Start Guided Access')
+                Accessible.role: Accessible.Heading
+                Accessible.name: text
+            }
+            Label {
+                width: parent.width
+                wrapMode: Text.Wrap
+                text: script.session !== null && script.session.enabled
+                    ? (script.session.passcodeSet ? Strings.tr('Enter the passcode to end Guided Access.')
+                                                  : Strings.tr('End Guided Access? You may be asked to authenticate.'))
+                    : (script.startApp !== ''
+                        ? Strings.tr('Lock the screen to "%1"? Only this app will be reachable until Guided Access ends.', script.startName)
+                        : Strings.tr('Guided Access can start for the app whose window is active.'))
+                Accessible.role: Accessible.StaticText
+                Accessible.name: text
+            }
+            TextField {
+                id: passcode
+                width: parent.width
+                visible: script.session !== null && script.session.enabled && script.session.passcodeSet
+                echoMode: TextInput.Password
+                placeholderText: Strings.tr('Passcode')
+                enabled: !script.busy
+                Accessible.role: Accessible.EditableText
+                Accessible.name: Strings.tr('Passcode')
+                Accessible.passwordEdit: true
+                onAccepted: script.submit()
+            }
+            Label {
+                id: errorLabel
+                width: parent.width
+                visible: script.error !== ''
+                wrapMode: Text.Wrap
+                color: '#c0392b'
+                text: script.error
+                Accessible.role: Accessible.AlertMessage
+                Accessible.name: text
+            }
+            Row {
+                anchors.right: parent.right
+                spacing: 8
+                Button {
+                    id: cancel
+                    text: Strings.tr('Cancel')
+                    Accessible.name: text
+                    onClicked: script.close()
+                    Keys.onReturnPressed: script.close()
+                }
+                Button {
+                    id: primary
+                    visible: (script.session !== null && script.session.enabled) || script.startApp !== ''
+                    enabled: !script.busy
+                    highlighted: true
+                    text: script.session !== null && script.session.enabled
+                        ? Strings.tr('End')
+                        : Strings.tr('Start Guided Access')
+                    Accessible.name: text
+                    onClicked: script.submit()
+                    Keys.onReturnPressed: script.submit()
+                    Keys.onEnterPressed: script.submit()
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Guided Access for KWin: follows the session guided-accessd publishes on
+// the session bus and makes the screen obey it. The daemon decides; this
+// only enforces. KWin 5.27's declarative scripts cannot receive D-Bus
+// signals, so it reads the session's properties (GetAll) every 250 ms; the
+// call also bus-activates a daemon that is gone, which reads its state from
+// disk. A failed call changes nothing: the lock stays as it is (fail closed).
+//
+// Each part of the lock is one item, made while a session is on and
+// destroyed at its end, when it undoes exactly what it did; the same
+// happens when the script is unloaded (disabled), after which it tells the
+// daemon it enforces nothing.
+import QtQuick 2.15
+import "../code/session.js" as SessionState
+
+Item {
+    id: root
+
+    property var session: null // the session as published, null before the first reply
+    property int secondsLeft: 0
+    property bool polling: false
+    // KWinApi's item: the scripting API of the running KWin.
+    property QtObject kwin
+    readonly property bool enforcing: session !== null && session.enabled
+    readonly property string gesturePath: sessionBus.localPath(Qt.resolvedUrl('../code/gesture.js'))
+
+    Bus { id: sessionBus; kwin: root.kwin }
+    Windows { id: kwinWindows; bus: sessionBus; kwin: root.kwin }
+    Registration { id: registration; bus: sessionBus }
+
+    function poll() {
+        if (polling)
+            return;
+        polling = true;
+        sessionBus.readSession(function (next) {
+            polling = false;
+            if (next === null)
+                return;
+            registration.check(next.enforcers);
+            countDown(next);
+            next.enforcers = null;
+            if (session === null || JSON.stringify(next) !== JSON.stringify(session)) {
+                session = next;
+                console.log('Guided Access: session ' + (next.enabled ? 'on for ' + next.app + ' (' + next.state + ')' : 'off'));
+            }
+        }, function () {
+            polling = false; // the daemon is gone or refused: keep what is enforced
+        });
+    }
+
+    // secondsLeft of `current` on the real-time clock, at once when a
+    // reading arrives (the pill of a new session then never shows a stale
+    // time), and every second.
+    function countDown(current) {
+        if (current === null || current.timeLimit <= 0)
+            return;
+        var left = SessionState.remainingSeconds(current, Date.now() * 1000);
+        if (left !== secondsLeft)
+            secondsLeft = left;
+    }
+
+    // (Re)loads the gesture script: after a kglobalaccel block, so that its
+    // shortcut is registered after the block and keeps working.
+    function loadGesture() {
+        sessionBus.scripting('unloadScript', ['guidedaccess-gesture'], function () {
+            sessionBus.scripting('loadScript', [gesturePath, 'guidedaccess-gesture'], function () {
+                sessionBus.scripting('start', []);
+            });
+        });
+    }
+
+    Timer {
+        interval: 250
+        running: true
+        repeat: true
+        triggeredOnStart: true
+        onTriggered: {
+            root.poll();
+            if (root.session !== null)
+                root.countDown(root.session);
+        }
+    }
+
+    Loader {
+        active: root.enforcing
+        sourceComponent: AppLock { windows: kwinWindows; app: root.session.app }
+    }
+    Loader {
+        active: root.enforcing
+        sourceComponent: ShortcutBlock { bus: sessionBus; onBlocked: root.loadGesture() }
+    }
+    Loader {
+        active: root.enforcing
+        sourceComponent: SurroundShield {
+            windows: kwinWindows
+            app: root.session.app
+            touchBlocked: SessionState.denied(root.session, 'touch')
+            keepClear: timeLeft.item ? timeLeft.item.clearRects : []
+        }
+    }
+    Loader {
+        active: root.enforcing && root.session.regions.length > 0
+        sourceComponent: RegionBlockers { rects: root.session.regions }
+    }
+    Loader {
+        active: root.enforcing && SessionState.denied(root.session, 'keyboards')
+        sourceComponent: KeyboardBlock { screen: kwinWindows.screen }
+    }
+    Loader {
+        active: root.enforcing && SessionState.denied(root.session, 'notifications')
+        sourceComponent: NotificationHider { windows: kwinWindows }
+    }
+    Loader {
+        id: timeLeft
+        active: root.enforcing && root.session.timeLimit > 0 && root.session.state !== 'expired'
+        sourceComponent: TimeLeft { seconds: root.secondsLeft; screen: kwinWindows.screen }
+    }
+    Loader {
+        active: SessionState.shieldReason(root.session) === 'expired'
+        sourceComponent: ExpiryShield { screen: kwinWindows.screen }
+    }
+
+    Component.onCompleted: {
+        console.log('Guided Access: KWin enforcer loaded (' + 'KWin ' + kwin.version + ' API)');
+        loadGesture();
+    }
+    Component.onDestruction: {
+        sessionBus.closed = true;
+        sessionBus.scripting('unloadScript', ['guidedaccess-gesture']);
+        sessionBus.scripting('unloadScript', ['guidedaccess-dialog']);
+        console.log('Guided Access: KWin enforcer unloaded');
+    }
+}

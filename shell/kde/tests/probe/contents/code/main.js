@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Test only (shell/kde/tests/run loads it through org.kde.KWin /Scripting):
+// reports what KWin shows to the test's service org.guidedaccess.tests.KWinProbe
+// every 100 ms and at once when a window comes, goes or is activated, or
+// the desktop changes. The report is one JSON string:
+// {"windows": [...], "internal": [...], "active": caption, "desktop": n}. A plain script, so
+// that one file serves KWin 5.27 (clientList, clientAdded, activeClient) and
+// 6 (windowList, windowAdded, activeWindow). `windows` has the apps'
+// windows; `internal` KWin's own (the scripts' overlays and dialogs), which
+// only KWin 6 lists.
+
+var kwin6 = typeof workspace.windowList === 'function';
+
+function windows() {
+    return kwin6 ? workspace.windowList() : workspace.clientList();
+}
+
+function activeWindow() {
+    return kwin6 ? workspace.activeWindow : workspace.activeClient;
+}
+
+function desktopNumber() {
+    var desktop = workspace.currentDesktop;
+    return typeof desktop === 'number' ? desktop : desktop.x11DesktopNumber;
+}
+
+function describe(window) {
+    var frame = window.frameGeometry || window.geometry;
+    return {
+        caption: String(window.caption),
+        pid: window.pid,
+        resourceClass: String(window.resourceClass),
+        resourceName: String(window.resourceName),
+        minimized: !!window.minimized,
+        active: activeWindow() === window,
+        x: frame ? frame.x : 0, y: frame ? frame.y : 0,
+        width: frame ? frame.width : 0, height: frame ? frame.height : 0,
+        managed: !!window.managed,
+        popup: !!window.popupWindow,
+        specialWindow: !!window.specialWindow,
+        keepAbove: !!window.keepAbove,
+        opacity: window.opacity
+    };
+}
+
+function report() {
+    var described = [];
+    var internal = [];
+    try {
+        // A QList from KWin: indexable, not iterable with for...of.
+        var all = windows();
+        for (var i = 0; i < all.length; i++) {
+            (all[i].internal === true ? internal : described).push(describe(all[i]));
+        }
+    } catch (error) {
+        print('guidedaccess-test-probe: ' + error);
+    }
+    var active = activeWindow();
+    callDBus('org.guidedaccess.tests.KWinProbe', '/org/guidedaccess/tests/KWinProbe',
+        'org.guidedaccess.tests.KWinProbe', 'Report', JSON.stringify({
+            windows: described,
+            internal: internal,
+            active: active ? String(active.caption) : null,
+            desktop: desktopNumber()
+        }));
+}
+
+var signals = kwin6
+    ? [workspace.windowAdded, workspace.windowRemoved, workspace.windowActivated, workspace.currentDesktopChanged]
+    : [workspace.clientAdded, workspace.clientRemoved, workspace.clientActivated, workspace.clientMinimized,
+       workspace.clientUnminimized, workspace.currentDesktopChanged];
+signals.forEach(function (signal) { signal.connect(report); });
+
+report();
+// (Un)minimizing is a signal of each window in KWin 6: the timer sees it.
+var timer = new QTimer();
+timer.interval = 100;
+timer.timeout.connect(report);
+timer.start();
