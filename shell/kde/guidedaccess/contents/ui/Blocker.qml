@@ -21,6 +21,10 @@ Window {
     property bool _q_showWithoutActivating: true
 
     flags: Qt.BypassWindowManagerHint | Qt.FramelessWindowHint | Qt.WindowStaysOnTopHint | Qt.WindowDoesNotAcceptFocus
+    // No transient parent: a Window declared in an Item (or loaded by a
+    // Loader) would otherwise take the Item's window as its own, and Qt 6
+    // shows it only once that window shows; a script's Items have none.
+    transientParent: null
     title: 'Guided Access ' + role
     color: shade
     x: rect ? rect.x : 0

@@ -20,7 +20,7 @@ Item {
     property bool busy: false
     // KWinApi's item: the scripting API of the running KWin.
     property QtObject kwin
-    readonly property var screen: kwin.kwinWorkspace.virtualScreenGeometry
+    readonly property var desktopRect: kwin.kwinWorkspace.virtualScreenGeometry
 
     Bus { id: bus; kwin: script.kwin }
 
@@ -111,6 +111,7 @@ Item {
         id: dialog
         title: Strings.tr('Guided Access')
         flags: Qt.Dialog | Qt.WindowStaysOnTopHint
+        transientParent: null // as in Blocker.qml
         modality: Qt.ApplicationModal
         // A fixed size, from the content: every size bound to one value
         // (bound to each other, Qt 6 reports a binding loop).
@@ -124,8 +125,8 @@ Item {
         maximumHeight: fixedHeight
         visible: false
         color: systemPalette.window
-        x: script.screen.x + (script.screen.width - width) / 2
-        y: script.screen.y + (script.screen.height - height) / 3
+        x: script.desktopRect.x + (script.desktopRect.width - width) / 2
+        y: script.desktopRect.y + (script.desktopRect.height - height) / 3
 
         SystemPalette { id: systemPalette }
 

@@ -104,7 +104,7 @@ Item {
     }
     Loader {
         active: root.enforcing && SessionState.denied(root.session, 'keyboards')
-        sourceComponent: KeyboardBlock { screen: kwinWindows.screen }
+        sourceComponent: KeyboardBlock { desktopRect: kwinWindows.desktopRect }
     }
     Loader {
         active: root.enforcing && SessionState.denied(root.session, 'notifications')
@@ -113,11 +113,11 @@ Item {
     Loader {
         id: timeLeft
         active: root.enforcing && root.session.timeLimit > 0 && root.session.state !== 'expired'
-        sourceComponent: TimeLeft { seconds: root.secondsLeft; screen: kwinWindows.screen }
+        sourceComponent: TimeLeft { seconds: root.secondsLeft; desktopRect: kwinWindows.desktopRect }
     }
     Loader {
         active: SessionState.shieldReason(root.session) === 'expired'
-        sourceComponent: ExpiryShield { screen: kwinWindows.screen }
+        sourceComponent: ExpiryShield { desktopRect: kwinWindows.desktopRect }
     }
 
     Component.onCompleted: {

@@ -8,9 +8,10 @@ Blocker {
     id: expiry
     role: 'expiry shield'
     shade: '#f0101418'
-    // The whole desktop (Windows.screen).
-    property var screen
-    rect: screen
+    // The whole desktop (Windows.desktopRect). (Not `screen`: a Window has
+    // one, its QScreen.)
+    property var desktopRect
+    rect: desktopRect
     Text {
         anchors.centerIn: parent
         width: parent.width * 0.8

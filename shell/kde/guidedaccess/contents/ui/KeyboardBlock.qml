@@ -15,16 +15,21 @@ Window {
     id: keyboardBlock
 
     property int dropped: 0
-    // The whole desktop (Windows.screen): the pixel lies at its top left.
-    property var screen
+    // The whole desktop (Windows.desktopRect): the pixel lies at its top
+    // left. (Not `screen`: a Window has one, its QScreen.)
+    property var desktopRect
 
     // Not `_q_showWithoutActivating`, not `outputOnly`: that is what makes
     // KWin give it the keys.
     flags: Qt.BypassWindowManagerHint | Qt.FramelessWindowHint | Qt.WindowTransparentForInput
+    // No transient parent: a Window declared in an Item (or loaded by a
+    // Loader) would otherwise take the Item's window as its own, and Qt 6
+    // shows it only once that window shows; a script's Items have none.
+    transientParent: null
     title: 'Guided Access keyboard block'
     color: 'transparent'
-    x: screen.x
-    y: screen.y
+    x: desktopRect.x
+    y: desktopRect.y
     width: 1
     height: 1
     visible: false

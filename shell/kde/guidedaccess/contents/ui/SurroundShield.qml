@@ -20,7 +20,7 @@ Item {
     // Our own windows the shield must leave uncovered (the time left).
     property var keepClear: []
     property var rects: []
-    readonly property var screenRect: windows.screen
+    readonly property var screenRect: windows.desktopRect
 
     function update() {
         var parts = Reachability.screenParts(windows.list(), function (window) {

@@ -11,8 +11,8 @@ Item {
     id: timeLeft
 
     property int seconds: 0
-    // The whole desktop (Windows.screen).
-    property var screen
+    // The whole desktop (Windows.desktopRect).
+    property var desktopRect
     property int previous: -1
     property string warning: ''
     // Where the surround shield must not cover these windows.
@@ -34,7 +34,10 @@ Item {
     Window {
         id: pill
         flags: Qt.BypassWindowManagerHint | Qt.FramelessWindowHint | Qt.WindowStaysOnTopHint | Qt.WindowDoesNotAcceptFocus
-        title: 'Guided Access time left'
+        transientParent: null // as in Blocker.qml
+        // What it says, as its name (what assistive technology and KWin's
+        // window list show).
+        title: timeLeftText.text
         // Never the keys; the pointer it takes itself, as the shield would:
         // the surround shield leaves its place clear (`clearRects`), since
         // KWin stacks the scripts' windows in the order they are made.
@@ -42,8 +45,8 @@ Item {
         color: 'transparent'
         width: 150
         height: 36
-        x: timeLeft.screen.x + timeLeft.screen.width - width - 12
-        y: timeLeft.screen.y + 12
+        x: timeLeft.desktopRect.x + timeLeft.desktopRect.width - width - 12
+        y: timeLeft.desktopRect.y + 12
         visible: false
         MouseArea {
             anchors.fill: parent
@@ -54,6 +57,7 @@ Item {
             radius: height / 2
             color: '#e0202326'
             Text {
+                id: timeLeftText
                 anchors.centerIn: parent
                 color: 'white'
                 font.pixelSize: 16
@@ -67,7 +71,8 @@ Item {
     Window {
         id: osd
         flags: Qt.BypassWindowManagerHint | Qt.FramelessWindowHint | Qt.WindowStaysOnTopHint | Qt.WindowDoesNotAcceptFocus
-        title: 'Guided Access warning'
+        transientParent: null // as in Blocker.qml
+        title: timeLeft.warning
         // Never the keys; the pointer it takes itself, as the shield would:
         // the surround shield leaves its place clear (`clearRects`), since
         // KWin stacks the scripts' windows in the order they are made.
@@ -75,8 +80,8 @@ Item {
         color: 'transparent'
         width: 420
         height: 64
-        x: timeLeft.screen.x + (timeLeft.screen.width - width) / 2
-        y: timeLeft.screen.y + timeLeft.screen.height - height - 80
+        x: timeLeft.desktopRect.x + (timeLeft.desktopRect.width - width) / 2
+        y: timeLeft.desktopRect.y + timeLeft.desktopRect.height - height - 80
         visible: false
         MouseArea {
             anchors.fill: parent

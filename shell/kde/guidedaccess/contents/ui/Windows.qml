@@ -14,7 +14,7 @@ QtObject {
     property QtObject kwin
     readonly property var workspace: kwin.kwinWorkspace
     // The whole desktop, in global logical pixels.
-    readonly property var screen: {
+    readonly property var desktopRect: {
         var g = workspace.virtualScreenGeometry;
         return {x: g.x, y: g.y, width: g.width, height: g.height};
     }
@@ -50,9 +50,10 @@ QtObject {
             workspace.activeClient = window;
     }
 
-    // KWin's own windows: the dialog, shields, OSDs.
+    // KWin's own windows: the dialog, shields, OSDs. (KWin 6 lists them,
+    // with no process: pid -1.)
     function isOurs(window) {
-        return window.internal === true || (kwinPid > 0 && window.pid === kwinPid);
+        return window.internal === true || !(window.pid > 0) || (kwinPid > 0 && window.pid === kwinPid);
     }
 
     // The app ids of `window`'s process: undefined while not known (asked

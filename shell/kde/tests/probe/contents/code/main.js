@@ -6,8 +6,8 @@
 // {"windows": [...], "internal": [...], "active": caption, "desktop": n}. A plain script, so
 // that one file serves KWin 5.27 (clientList, clientAdded, activeClient) and
 // 6 (windowList, windowAdded, activeWindow). `windows` has the apps'
-// windows; `internal` KWin's own (the scripts' overlays and dialogs), which
-// only KWin 6 lists.
+// windows; `internal` those of KWin's own (the scripts' overlays and
+// dialogs) that say so: only KWin 6 lists them.
 
 var kwin6 = typeof workspace.windowList === 'function';
 
@@ -32,6 +32,7 @@ function describe(window) {
         resourceClass: String(window.resourceClass),
         resourceName: String(window.resourceName),
         minimized: !!window.minimized,
+        hidden: !!window.hidden,
         active: activeWindow() === window,
         x: frame ? frame.x : 0, y: frame ? frame.y : 0,
         width: frame ? frame.width : 0, height: frame ? frame.height : 0,
