@@ -113,16 +113,12 @@ Item {
         flags: Qt.Dialog | Qt.WindowStaysOnTopHint
         transientParent: null // as in Blocker.qml
         modality: Qt.ApplicationModal
-        // A fixed size, from the content: every size bound to one value
-        // (bound to each other, Qt 6 reports a binding loop).
-        readonly property int fixedWidth: 420
-        readonly property int fixedHeight: layout.implicitHeight + 40
-        width: fixedWidth
-        height: fixedHeight
-        minimumWidth: fixedWidth
-        maximumWidth: fixedWidth
-        minimumHeight: fixedHeight
-        maximumHeight: fixedHeight
+        width: 420
+        height: layout.implicitHeight + 40
+        minimumHeight: height
+        maximumHeight: height
+        minimumWidth: width
+        maximumWidth: width
         visible: false
         color: systemPalette.window
         x: script.desktopRect.x + (script.desktopRect.width - width) / 2
@@ -141,7 +137,7 @@ Item {
             id: layout
             x: 20
             y: 20
-            width: dialog.fixedWidth - 40
+            width: parent.width - 40
             spacing: 12
 
             Label {

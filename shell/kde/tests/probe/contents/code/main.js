@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Test only (shell/kde/tests/run loads it through org.kde.KWin /Scripting):
 // reports what KWin shows to the test's service org.guidedaccess.tests.KWinProbe
-// every 100 ms and at once when a window comes, goes or is activated, or
-// the desktop changes. The report is one JSON string:
+// at once when a window comes, goes, is activated, (un)minimized or made
+// transparent, or the desktop changes, and every 100 ms where plain scripts
+// have a timer. The report is one JSON string:
 // {"windows": [...], "internal": [...], "active": caption, "desktop": n}. A plain script, so
 // that one file serves KWin 5.27 (clientList, clientAdded, activeClient) and
 // 6 (windowList, windowAdded, activeWindow). `windows` has the apps'
@@ -66,6 +67,20 @@ function report() {
         }));
 }
 
+// Each window's changes a report shows (KWin 5.27's plain scripts have no
+// timer to catch them otherwise).
+function follow(window) {
+    [window.opacityChanged, window.minimizedChanged, window.captionChanged].forEach(function (signal) {
+        if (signal)
+            signal.connect(report);
+    });
+}
+
+var added = kwin6 ? workspace.windowAdded : workspace.clientAdded;
+added.connect(follow);
+var existing = windows();
+for (var i = 0; i < existing.length; i++)
+    follow(existing[i]);
 var signals = kwin6
     ? [workspace.windowAdded, workspace.windowRemoved, workspace.windowActivated, workspace.currentDesktopChanged]
     : [workspace.clientAdded, workspace.clientRemoved, workspace.clientActivated, workspace.clientMinimized,
@@ -73,8 +88,10 @@ var signals = kwin6
 signals.forEach(function (signal) { signal.connect(report); });
 
 report();
-// (Un)minimizing is a signal of each window in KWin 6: the timer sees it.
-var timer = new QTimer();
-timer.interval = 100;
-timer.timeout.connect(report);
-timer.start();
+// And whatever changes without a signal, where there is a timer (KWin 6).
+if (typeof QTimer !== 'undefined') {
+    var timer = new QTimer();
+    timer.interval = 100;
+    timer.timeout.connect(report);
+    timer.start();
+}
