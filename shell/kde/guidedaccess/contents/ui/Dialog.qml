@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The Guided Access dialog, in the declarative KWin script of its own
 // ("guidedaccess-dialog", DialogScript.qml) that the gesture
-// (code/gesture.js) loads; it unloads that script when it closes. With a session it asks for the
-// passcode and calls End; without one it offers to start a session for the
+// (code/gesture.js) loads; it unloads that script when it closes. With a
+// session it asks for the passcode and calls End; without one it offers to start a session for the
 // app of the window that was active when it opened (Start, interactive).
 // A managed window (Qt.Dialog): KWin gives it the keyboard focus.
 import QtQuick 2.15

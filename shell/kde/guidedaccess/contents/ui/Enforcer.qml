@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Guided Access for KWin: follows the session guided-accessd publishes on
 // the session bus and makes the screen obey it. The daemon decides; this
-// only enforces. KWin 5.27's declarative scripts cannot receive D-Bus
-// signals, so it reads the session's properties (GetAll) every 250 ms; the
-// call also bus-activates a daemon that is gone, which reads its state from
-// disk. A failed call changes nothing: the lock stays as it is (fail closed).
+// only enforces. KWin's declarative scripts (5.27 and 6) cannot receive
+// D-Bus signals, so it reads the session's properties (GetAll) every
+// 250 ms; the call also bus-activates a daemon that is gone, which reads
+// its state from disk. A failed call changes nothing: the lock stays as it is (fail closed).
 //
 // Each part of the lock is one item, made while a session is on and
 // destroyed at its end, when it undoes exactly what it did; the same
