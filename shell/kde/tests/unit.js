@@ -287,10 +287,21 @@ test('every script the QML imports exists, and every QML type it names is in ui/
         }
         expect(!/i18nd?\(/.test(text), `${file} calls i18n, which KWin 5.27's script engine lacks`);
     }
-    const main = readText(`${ui}/main.qml`);
-    for (const type of ['AppLock', 'ShortcutBlock', 'SurroundShield', 'RegionBlockers', 'NotificationHider', 'TimeLeft', 'ExpiryShield',
-        'Registration', 'Windows', 'Bus'])
-        expect(main.includes(`${type} {`) && files.includes(`${type}.qml`), `main.qml uses ${type}`);
+    const uses = {
+        'main.qml': ['KWinApi', 'Enforcer'],
+        'DialogScript.qml': ['KWinApi', 'Dialog'],
+        'Enforcer.qml': ['AppLock', 'ShortcutBlock', 'SurroundShield', 'RegionBlockers', 'NotificationHider', 'TimeLeft',
+            'ExpiryShield', 'Registration', 'Windows', 'Bus'],
+    };
+    for (const [file, types] of Object.entries(uses)) {
+        const text = readText(`${ui}/${file}`);
+        for (const type of types)
+            expect(text.includes(`${type} {`) && files.includes(`${type}.qml`), `${file} uses ${type}`);
+    }
+    // The API files KWinApi loads by name, one per KWin.
+    const api = readText(`${ui}/KWinApi.qml`);
+    for (const file of ['KWin5.qml', 'KWin6.qml'])
+        expect(api.includes(`'${file}'`) && files.includes(file), `KWinApi.qml loads ${file}`);
     return `${files.length} QML files, ${imports} imports`;
 });
 
