@@ -115,15 +115,18 @@ public final class Message: @unchecked Sendable {
 
     /// A method call. Every name is a checked type, and every value is
     /// validated before libdbus sees it. With `noReplyExpected`, the
-    /// callee must not answer (send it, do not `call` it).
+    /// callee must not answer (send it, do not `call` it). Without
+    /// `autoStart`, the bus does not start a service for `destination`: a
+    /// call meant only for a program that runs anyway starts nothing.
     public static func methodCall(destination: BusName?, path: ObjectPath, interface: InterfaceName?, member: MemberName,
                                   arguments: [DBusValue] = [], allowInteractiveAuthorization: Bool = false,
-                                  noReplyExpected: Bool = false) throws -> Message {
+                                  noReplyExpected: Bool = false, autoStart: Bool = true) throws -> Message {
         guard let raw = dbus_message_new_method_call(destination?.rawValue, path.rawValue, interface?.rawValue, member.rawValue) else {
             throw MarshallingError(description: "out of memory")
         }
         if allowInteractiveAuthorization { dbus_message_set_allow_interactive_authorization(raw, 1) }
         if noReplyExpected { dbus_message_set_no_reply(raw, 1) }
+        if !autoStart { dbus_message_set_auto_start(raw, 0) }
         try append(arguments, to: raw)
         return Message(built: raw, kind: .methodCall, path: path, interface: interface, member: member,
                        destination: destination, arguments: arguments)

@@ -123,6 +123,9 @@ public final class GuidedAccessService: Sendable {
         }
         try await callers.follow(bus)
         try await bus.requestName(BusName.guidedAccess)
+        // An enforcer that cannot follow signals registers again with a
+        // daemon that restarted, and takes up what it restored.
+        nudgeEnforcers(on: bus)
         rearmDeadline()
     }
 
@@ -144,6 +147,7 @@ public final class GuidedAccessService: Sendable {
     func publish(_ changes: [ModelChange]) {
         guard !changes.isEmpty, let bus = connection.withLock({ $0 }) else { return }
         for change in changes { publish(change, on: bus) }
+        if changes.contains(where: \.changesSession) { nudgeEnforcers(on: bus) }
         rearmDeadline()
     }
 

@@ -25,10 +25,14 @@ def log(message):
     print(message, flush=True)
 
 
-def percentiles(values):
+def quantile(values, q):
+    """The value below which a fraction `q` of `values` lies (nearest rank)."""
     ordered = sorted(values)
-    p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
-    return f'p50 {statistics.median(ordered):.1f} ms, p99 {p99:.1f} ms'
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def percentiles(values):
+    return f'p50 {statistics.median(values):.1f} ms, p99 {quantile(values, 0.99):.1f} ms'
 
 
 def stop_group(pid, grace=3.0):

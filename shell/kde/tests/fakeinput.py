@@ -28,7 +28,7 @@ def build(source, directory):
         subprocess.run(['wayland-scanner', kind, PROTOCOL, os.path.join(directory, name)], check=True, timeout=30)
     program = os.path.join(directory, 'fake-input')
     subprocess.run(['gcc', '-O1', '-Wall', '-Werror', '-I', directory, '-o', program, source,
-                    os.path.join(directory, 'fake-input-protocol.c'), '-lwayland-client'],
+                    os.path.join(directory, 'fake-input-protocol.c'), '-lwayland-client', '-lm'],
                    check=True, timeout=60)
     return program
 

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // What the KWin enforcer says it enforces (RegisterEnforcer("kwin", ...)):
-// exactly what it does and what its tests check. README.md says why the
-// rest is left out. Pure logic, unit tested in shell/kde/tests/unit.js.
+// exactly what it does and what its tests check (README.md says why the
+// rest is left out); and how the daemon nudges it. Pure logic, unit
+// tested in shell/kde/tests/unit.js.
 
 var ENFORCER_NAME = 'kwin';
+
+// The global shortcut (no key) the daemon invokes through kglobalaccel when
+// the session changes (Sources/GuidedAccessService/EnforcerNudge.swift).
+var NUDGE_SHORTCUT = 'Guided Access session changed';
 
 var CLAIMS = ['app-lock', 'disabled-regions', 'app-switching', 'notifications', 'power-menu', 'touch', 'keyboards'];
 

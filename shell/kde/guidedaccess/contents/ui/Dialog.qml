@@ -81,7 +81,7 @@ Item {
     }
 
     Component.onCompleted: {
-        var active = kwin.version === '6' ? kwin.kwinWorkspace.activeWindow : kwin.kwinWorkspace.activeClient;
+        var active = kwin.activeWindow();
         if (active && active.pid > 0 && active.internal !== true) {
             startName = active.caption;
             bus.session('GetAppIds', [active.pid], function (values) {
@@ -94,6 +94,7 @@ Item {
             console.log('Guided Access: dialog: shown (' + (script.session && script.session.enabled ? 'end' : 'start') + ')');
             dialog.visible = true;
             dialog.requestActivate();
+            kwin.takeKeyboard(dialog.title);
             if (script.session && script.session.enabled && script.session.passcodeSet)
                 passcode.forceActiveFocus();
             else
@@ -103,6 +104,7 @@ Item {
             script.error = Strings.tr('Guided Access is not available.');
             dialog.visible = true;
             dialog.requestActivate();
+            kwin.takeKeyboard(dialog.title);
             cancel.forceActiveFocus();
         });
     }

@@ -2,15 +2,20 @@
 // Guided Access for KWin: follows the session guided-accessd publishes on
 // the session bus and makes the screen obey it. The daemon decides; this
 // only enforces. KWin's declarative scripts (5.27 and 6) cannot receive
-// D-Bus signals, so it reads the session's properties (GetAll) every
-// 250 ms; the call also bus-activates a daemon that is gone, which reads
-// its state from disk. A failed call changes nothing: the lock stays as it is (fail closed).
+// D-Bus signals, so the daemon nudges instead: it invokes this script's
+// global shortcut "Guided Access session changed" through kglobalaccel
+// whenever the session changes and when it starts, and the script then
+// reads the session's properties (GetAll). Nothing is asked while nothing
+// changes. The first read, at load, also bus-activates a daemon that is
+// not running. A failed read changes nothing: the lock stays as it is
+// (fail closed).
 //
 // Each part of the lock is one item, made while a session is on and
 // destroyed at its end, when it undoes exactly what it did; the same
 // happens when the script is unloaded (disabled), after which it tells the
 // daemon it enforces nothing.
 import QtQuick 2.15
+import "../code/claims.js" as Claims
 import "../code/session.js" as SessionState
 
 Item {
@@ -18,7 +23,8 @@ Item {
 
     property var session: null // the session as published, null before the first reply
     property int secondsLeft: 0
-    property bool polling: false
+    property bool reading: false
+    property bool readAgain: false
     // KWinApi's item: the scripting API of the running KWin.
     property QtObject kwin
     readonly property bool enforcing: session !== null && session.enabled
@@ -28,24 +34,37 @@ Item {
     Windows { id: kwinWindows; bus: sessionBus; kwin: root.kwin }
     Registration { id: registration; bus: sessionBus }
 
-    function poll() {
-        if (polling)
+    // Reads the session. A nudge that comes during a read makes one more
+    // read after it: the first may have been answered before the change.
+    function readSession() {
+        if (reading) {
+            readAgain = true;
             return;
-        polling = true;
+        }
+        reading = true;
         sessionBus.readSession(function (next) {
-            polling = false;
-            if (next === null)
-                return;
-            registration.check(next.enforcers);
-            countDown(next);
-            next.enforcers = null;
-            if (session === null || JSON.stringify(next) !== JSON.stringify(session)) {
-                session = next;
-                console.log('Guided Access: session ' + (next.enabled ? 'on for ' + next.app + ' (' + next.state + ')' : 'off'));
-            }
-        }, function () {
-            polling = false; // the daemon is gone or refused: keep what is enforced
-        });
+            if (next !== null)
+                take(next);
+            readDone();
+        }, readDone); // the daemon is gone or refused: keep what is enforced
+    }
+
+    function readDone() {
+        reading = false;
+        if (readAgain) {
+            readAgain = false;
+            readSession();
+        }
+    }
+
+    function take(next) {
+        registration.check(next.enforcers);
+        countDown(next);
+        next.enforcers = null;
+        if (session === null || JSON.stringify(next) !== JSON.stringify(session)) {
+            session = next;
+            console.log('Guided Access: session ' + (next.enabled ? 'on for ' + next.app + ' (' + next.state + ')' : 'off'));
+        }
     }
 
     // secondsLeft of `current` on the real-time clock, at once when a
@@ -69,16 +88,13 @@ Item {
         });
     }
 
+    // The time left, counted here between reads (a quarter second keeps
+    // the shown second in step with the clock).
     Timer {
         interval: 250
-        running: true
+        running: root.enforcing && root.session.timeLimit > 0
         repeat: true
-        triggeredOnStart: true
-        onTriggered: {
-            root.poll();
-            if (root.session !== null)
-                root.countDown(root.session);
-        }
+        onTriggered: root.countDown(root.session)
     }
 
     Loader {
@@ -104,7 +120,7 @@ Item {
     }
     Loader {
         active: root.enforcing && SessionState.denied(root.session, 'keyboards')
-        sourceComponent: KeyboardBlock { desktopRect: kwinWindows.desktopRect }
+        sourceComponent: KeyboardBlock { windows: kwinWindows; desktopRect: kwinWindows.desktopRect }
     }
     Loader {
         active: root.enforcing && SessionState.denied(root.session, 'notifications')
@@ -122,6 +138,9 @@ Item {
 
     Component.onCompleted: {
         console.log('Guided Access: KWin enforcer loaded (' + 'KWin ' + kwin.version + ' API)');
+        kwin.registerShortcut(Claims.NUDGE_SHORTCUT, 'Guided Access: read the session again (the service invokes this)',
+            readSession);
+        readSession();
         loadGesture();
     }
     Component.onDestruction: {

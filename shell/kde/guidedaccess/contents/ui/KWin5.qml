@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // KWin 5.27's scripting API as the parts use it (KWinApi.qml picks this
-// file or KWin6.qml): the workspace is a context property of every
-// declarative script, DBusCall comes from org.kde.kwin 2.0.
+// file or KWin6.qml, which has the same members): the workspace is a
+// context property of every declarative script (clients: clientList,
+// activeClient, clientAdded…), DBusCall comes from org.kde.kwin 2.0, and
+// global shortcuts from the script's `KWin` object.
 import QtQuick 2.15
 import org.kde.kwin 2.0 as KWinComponents
 
@@ -10,5 +12,43 @@ QtObject {
     readonly property var kwinWorkspace: workspace
     readonly property Component dbusCall: Component {
         KWinComponents.DBusCall {}
+    }
+
+    // Every window KWin manages (not its own: 5.27 leaves them out).
+    function windowList() {
+        return workspace.clientList();
+    }
+
+    function activeWindow() {
+        return workspace.activeClient;
+    }
+
+    function activate(window) {
+        workspace.activeClient = window;
+    }
+
+    // Calls added(window), activated(window) and removed(window) as KWin
+    // reports them, until the function it returns is called.
+    function follow(added, activated, removed) {
+        workspace.clientAdded.connect(added);
+        workspace.clientActivated.connect(activated);
+        workspace.clientRemoved.connect(removed);
+        return function () {
+            workspace.clientAdded.disconnect(added);
+            workspace.clientActivated.disconnect(activated);
+            workspace.clientRemoved.disconnect(removed);
+        };
+    }
+
+    // Gives the keyboard to our window titled `title`. Nothing to do in
+    // 5.27: it gives every key to the internal window shown last (see
+    // KeyboardBlock.qml).
+    function takeKeyboard(title) {
+    }
+
+    // A global shortcut `name` with no key, for as long as the script runs:
+    // `handler` runs when kglobalaccel invokes it.
+    function registerShortcut(name, text, handler) {
+        KWin.registerShortcut(name, text, '', handler);
     }
 }

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The `keyboards` restriction: keys do not reach apps. KWin 5.27 hands
-// every key, after its global shortcuts (so the gesture still works) and
-// before any app, to the internal window (a script's window is one) shown
-// most recently that is visible, lies inside the screen and is not shown
-// without activating (`_q_showWithoutActivating`) or `outputOnly`. This is
-// such a window: one transparent pixel that takes no pointer input and
-// drops every key it is given. The dialog, shown after it, comes before it
-// in KWin's list and gets the keys while it is open. Gone with this item:
-// KWin then gives the keys to the active window again.
+// The `keyboards` restriction: keys do not reach apps. This is a window
+// that takes no pointer input and drops every key it is given: one
+// transparent pixel. KWin 5.27 hands every key, after its global shortcuts
+// (so the gesture still works) and before any app, to the internal window
+// (a script's window is one) shown most recently that is visible, lies
+// inside the screen and is not shown without activating
+// (`_q_showWithoutActivating`) or `outputOnly`: this one, until the dialog
+// shows after it. KWin 6 gives keys to the active window only, so this
+// window takes the activation whenever another app's window gets it (the
+// dialog, ours, keeps it while open). Gone with this item: KWin then gives
+// the keys to the active window again.
 import QtQuick 2.15
 import QtQuick.Window 2.15
 
@@ -15,6 +17,7 @@ Window {
     id: keyboardBlock
 
     property int dropped: 0
+    property Windows windows
     // The whole desktop (Windows.desktopRect): the pixel lies at its top
     // left. (Not `screen`: a Window has one, its QScreen.)
     property var desktopRect
@@ -51,7 +54,16 @@ Window {
         running: true
         onTriggered: {
             keyboardBlock.visible = true;
+            keyboardBlock.windows.kwin.takeKeyboard(keyboardBlock.title);
             console.log('Guided Access: keyboard blocked (keys go to no app)');
+        }
+    }
+
+    Connections {
+        target: keyboardBlock.windows
+        function onActivated(window) {
+            if (window && !keyboardBlock.windows.isOurs(window))
+                keyboardBlock.windows.kwin.takeKeyboard(keyboardBlock.title);
         }
     }
 

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// KWin's windows and screen as the enforcer sees them, for KWin 5.27
-// (clientList, clientAdded, activeClient) and 6 (windowList, windowAdded,
-// activeWindow), and each window's app ids from the daemon's GetAppIds,
-// cached by pid. KWin's own windows (ours, its on-screen displays) are left
-// out: their pid is KWin's.
+// KWin's windows and screen as the enforcer sees them, on the running
+// KWin's API (KWin5.qml or KWin6.qml), and each window's app ids from the
+// daemon's GetAppIds, cached by pid. KWin's own windows (ours, its
+// on-screen displays) are left out: their pid is KWin's, or none.
 import QtQuick 2.15
 
 QtObject {
@@ -26,11 +25,8 @@ QtObject {
     signal activated(var window)
     signal removed(var window)
 
-    readonly property bool plasma6: kwin.version === '6'
-
     function list() {
-        // KWin 6's Workspace singleton has the list as a property.
-        var all = plasma6 ? workspace.windows : workspace.clientList();
+        var all = kwin.windowList();
         var result = [];
         for (var i = 0; i < all.length; i++) {
             if (all[i] && !isOurs(all[i]) && all[i].deleted !== true)
@@ -40,14 +36,11 @@ QtObject {
     }
 
     function active() {
-        return plasma6 ? workspace.activeWindow : workspace.activeClient;
+        return kwin.activeWindow();
     }
 
     function activate(window) {
-        if (plasma6)
-            workspace.activeWindow = window;
-        else
-            workspace.activeClient = window;
+        kwin.activate(window);
     }
 
     // KWin's own windows: the dialog, shields, OSDs. (KWin 6 lists them,
@@ -94,22 +87,13 @@ QtObject {
         }
     }
 
-    property var connections: []
+    property var unfollow: null
     Component.onCompleted: {
-        var connect = function (signal, handler) {
-            if (signal) {
-                signal.connect(handler);
-                connections.push([signal, handler]);
-            }
-        };
-        connect(plasma6 ? workspace.windowAdded : workspace.clientAdded, function (window) { windows.added(window); });
-        connect(plasma6 ? workspace.windowActivated : workspace.clientActivated, function (window) { windows.activated(window); });
-        connect(plasma6 ? workspace.windowRemoved : workspace.clientRemoved, function (window) { windows.removed(window); });
+        unfollow = kwin.follow(function (window) { windows.added(window); },
+            function (window) { windows.activated(window); },
+            function (window) { windows.removed(window); });
         bus.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'GetConnectionUnixProcessID',
             ['org.kde.KWin'], function (values) { windows.kwinPid = values[0]; });
     }
-    Component.onDestruction: {
-        for (var i = 0; i < connections.length; i++)
-            connections[i][0].disconnect(connections[i][1]);
-    }
+    Component.onDestruction: unfollow()
 }
