@@ -302,7 +302,12 @@ test('every script the QML imports exists, and every QML type it names is in ui/
     const api = readText(`${ui}/KWinApi.qml`);
     for (const file of ['KWin5.qml', 'KWin6.qml'])
         expect(api.includes(`'${file}'`) && files.includes(file), `KWinApi.qml loads ${file}`);
-    return `${files.length} QML files, ${imports} imports`;
+    // Both offer the same members: the parts use them without asking which.
+    const members = file => [...readText(`${ui}/${file}`).matchAll(/^    (?:readonly property \S+ |function )(\w+)/gm)]
+        .map(match => match[1]).sort().join(' ');
+    expect(members('KWin5.qml') === members('KWin6.qml'),
+        `KWin5.qml has ${members('KWin5.qml')}; KWin6.qml ${members('KWin6.qml')}`);
+    return `${files.length} QML files, ${imports} imports; the API files both have ${members('KWin5.qml')}`;
 });
 
 test('no file under code/ uses what QML imports or KWin scripts cannot take (.pragma, import, export, let, const, =>)', () => {

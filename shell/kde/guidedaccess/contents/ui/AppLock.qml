@@ -12,6 +12,9 @@ Item {
 
     property Windows windows
     property string app
+    // Whether the app's window gets the focus back when another takes it;
+    // not while keys are to reach no app (KeyboardBlock.qml).
+    property bool focusApp: true
     property var minimizedByUs: []
 
     function belongs(window) {
@@ -38,7 +41,7 @@ Item {
             }
         }
         var active = windows.active();
-        if (active && windows.isOurs(active))
+        if (!focusApp || (active && windows.isOurs(active)))
             return;
         var stacking = list.slice().sort(function (a, b) { return (a.stackingOrder || 0) - (b.stackingOrder || 0); });
         var target = Reachability.focusTarget(active, stacking, belongs);

@@ -4,7 +4,8 @@
 // (code/gesture.js) loads; it unloads that script when it closes. With a
 // session it asks for the passcode and calls End; without one it offers to start a session for the
 // app of the window that was active when it opened (Start, interactive).
-// A managed window (Qt.Dialog): KWin gives it the keyboard focus.
+// A window KWin gives the keys to while it is open (KWin5.qml and
+// KWin6.qml say how).
 import QtQuick 2.15
 import QtQuick.Window 2.15
 import QtQuick.Controls 2.15
@@ -94,7 +95,6 @@ Item {
             console.log('Guided Access: dialog: shown (' + (script.session && script.session.enabled ? 'end' : 'start') + ')');
             dialog.visible = true;
             dialog.requestActivate();
-            kwin.takeKeyboard(dialog.title);
             if (script.session && script.session.enabled && script.session.passcodeSet)
                 passcode.forceActiveFocus();
             else
@@ -104,7 +104,6 @@ Item {
             script.error = Strings.tr('Guided Access is not available.');
             dialog.visible = true;
             dialog.requestActivate();
-            kwin.takeKeyboard(dialog.title);
             cancel.forceActiveFocus();
         });
     }
@@ -112,15 +111,19 @@ Item {
     Window {
         id: dialog
         title: Strings.tr('Guided Access')
-        flags: Qt.Dialog | Qt.WindowStaysOnTopHint
+        flags: kwin.keyWindowFlags | Qt.WindowStaysOnTopHint
         transientParent: null // as in Blocker.qml
         modality: Qt.ApplicationModal
+        // Its size follows its content; the person cannot change it. (Bound
+        // to the content, not to `height`: Qt 6 would see a binding loop
+        // and keep the first height.)
+        readonly property int contentHeight: layout.implicitHeight + 40
         width: 420
-        height: layout.implicitHeight + 40
-        minimumHeight: height
-        maximumHeight: height
-        minimumWidth: width
-        maximumWidth: width
+        height: contentHeight
+        minimumHeight: contentHeight
+        maximumHeight: contentHeight
+        minimumWidth: 420
+        maximumWidth: 420
         visible: false
         color: systemPalette.window
         x: script.desktopRect.x + (script.desktopRect.width - width) / 2
@@ -129,6 +132,11 @@ Item {
         SystemPalette { id: systemPalette }
 
         onClosing: script.close()
+        // KWin 6 closes a popup when a click lands outside it.
+        onVisibleChanged: {
+            if (!visible && !bus.closed)
+                script.close();
+        }
 
         Shortcut {
             sequence: 'Escape'

@@ -99,7 +99,11 @@ Item {
 
     Loader {
         active: root.enforcing
-        sourceComponent: AppLock { windows: kwinWindows; app: root.session.app }
+        sourceComponent: AppLock {
+            windows: kwinWindows
+            app: root.session.app
+            focusApp: !SessionState.denied(root.session, 'keyboards')
+        }
     }
     Loader {
         active: root.enforcing

@@ -40,10 +40,12 @@ QtObject {
         };
     }
 
-    // Gives the keyboard to our window titled `title`. Nothing to do in
-    // 5.27: it gives every key to the internal window shown last (see
-    // KeyboardBlock.qml).
-    function takeKeyboard(title) {
+    // KWin 5.27 gives keys to the internal window shown last (see
+    // KeyboardBlock.qml); a dialog of ours is a managed dialog window.
+    readonly property int keyWindowFlags: Qt.Dialog
+
+    // Nothing to do: the keyboard block, shown last, takes the keys.
+    function dropKeyboardFocus() {
     }
 
     // A global shortcut `name` with no key, for as long as the script runs:

@@ -14,9 +14,6 @@ QtObject {
     readonly property Component dbusCall: Component {
         KWinComponents.DBusCall {}
     }
-    readonly property Component shortcutHandler: Component {
-        KWinComponents.ShortcutHandler {}
-    }
 
     // Every window KWin manages, its own among them (pid -1).
     function windowList() {
@@ -44,32 +41,24 @@ QtObject {
         };
     }
 
-    // Gives the keyboard to our window titled `title`: KWin 6 gives keys
-    // to the active window only, its own windows included. The window is
-    // in KWin's list once it has been drawn, so it may come later.
-    function takeKeyboard(title) {
-        var ours = function (window) {
-            return window && window.pid <= 0 && window.caption === title;
-        };
-        var list = windowList();
-        for (var i = 0; i < list.length; i++) {
-            if (ours(list[i])) {
-                activate(list[i]);
-                return;
-            }
-        }
-        var added = function (window) {
-            if (!ours(window))
-                return;
-            kwinWorkspace.windowAdded.disconnect(added);
-            activate(window);
-        };
-        kwinWorkspace.windowAdded.connect(added);
+    // KWin 6 gives keys to the active window only, and its own windows
+    // (ours) cannot be activated; but the newest open popup of ours gets
+    // every key. So a window of ours that takes keys is a popup (KWin
+    // closes it when a click lands outside).
+    readonly property int keyWindowFlags: Qt.Popup
+
+    // Keys reach no app: no window is active (the gesture, a global
+    // shortcut, still works).
+    function dropKeyboardFocus() {
+        kwinWorkspace.activeWindow = null;
     }
 
     // A global shortcut `name` with no key, for as long as the script runs:
     // `handler` runs when kglobalaccel invokes it.
     function registerShortcut(name, text, handler) {
-        shortcutHandler.createObject(api, {name: name, text: text}).activated.connect(handler);
+        // Made from text: ShortcutHandler takes its name and text once, as
+        // it is created.
+        Qt.createQmlObject('import org.kde.kwin 3.0 as KWinComponents; KWinComponents.ShortcutHandler { name: '
+            + JSON.stringify(name) + '; text: ' + JSON.stringify(text) + ' }', api).activated.connect(handler);
     }
 }

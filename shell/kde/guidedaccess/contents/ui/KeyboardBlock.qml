@@ -6,10 +6,11 @@
 // (a script's window is one) shown most recently that is visible, lies
 // inside the screen and is not shown without activating
 // (`_q_showWithoutActivating`) or `outputOnly`: this one, until the dialog
-// shows after it. KWin 6 gives keys to the active window only, so this
-// window takes the activation whenever another app's window gets it (the
-// dialog, ours, keeps it while open). Gone with this item: KWin then gives
-// the keys to the active window again.
+// shows after it. KWin 6 gives keys to the active window only (or to our
+// open popup, the dialog), so there no window stays active: the activation
+// is dropped whenever an app's window gets it, and the app lock does not
+// hand it to the app. Gone with this item: KWin then gives the keys to the
+// active window again.
 import QtQuick 2.15
 import QtQuick.Window 2.15
 
@@ -18,6 +19,9 @@ Window {
 
     property int dropped: 0
     property Windows windows
+    // The window that was active when keys were blocked: active again
+    // afterwards if no window is (KWin 6, where none was active meanwhile).
+    property var focused: null
     // The whole desktop (Windows.desktopRect): the pixel lies at its top
     // left. (Not `screen`: a Window has one, its QScreen.)
     property var desktopRect
@@ -54,7 +58,8 @@ Window {
         running: true
         onTriggered: {
             keyboardBlock.visible = true;
-            keyboardBlock.windows.kwin.takeKeyboard(keyboardBlock.title);
+            keyboardBlock.focused = keyboardBlock.windows.active();
+            keyboardBlock.windows.kwin.dropKeyboardFocus();
             console.log('Guided Access: keyboard blocked (keys go to no app)');
         }
     }
@@ -63,9 +68,13 @@ Window {
         target: keyboardBlock.windows
         function onActivated(window) {
             if (window && !keyboardBlock.windows.isOurs(window))
-                keyboardBlock.windows.kwin.takeKeyboard(keyboardBlock.title);
+                keyboardBlock.windows.kwin.dropKeyboardFocus();
         }
     }
 
-    Component.onDestruction: console.log('Guided Access: keyboard unblocked (' + dropped + ' key presses dropped)')
+    Component.onDestruction: {
+        if (focused)
+            windows.refocus(focused);
+        console.log('Guided Access: keyboard unblocked (' + dropped + ' key presses dropped)');
+    }
 }

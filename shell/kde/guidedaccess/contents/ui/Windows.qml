@@ -87,6 +87,23 @@ QtObject {
         }
     }
 
+    // Activates `window` a moment from now unless a window is active then
+    // or it is gone: after KWin has settled the focus (a popup of ours that
+    // closes at the same time leaves none active).
+    function refocus(window) {
+        refocusTimer.window = window;
+        refocusTimer.restart();
+    }
+    property Timer refocusTimer: Timer {
+        property var window: null
+        interval: 100
+        onTriggered: {
+            if (window && window.deleted !== true && !windows.active())
+                windows.activate(window);
+            window = null;
+        }
+    }
+
     property var unfollow: null
     Component.onCompleted: {
         unfollow = kwin.follow(function (window) { windows.added(window); },
