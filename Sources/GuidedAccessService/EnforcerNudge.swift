@@ -4,9 +4,9 @@ import GuidedAccessCore
 
 /// How the daemon tells an enforcer that cannot receive D-Bus signals that
 /// the session changed, so that it reads the session again at once instead
-/// of asking every so often (DESIGN, "Enforcers"). KWin's scripts can only
-/// make calls; what reaches them is a global shortcut, and kglobalaccel
-/// invokes one by name for any caller. The enforcer registers a shortcut
+/// of asking every so often (docs/desktop-integration.md). KWin's scripts
+/// can only make calls; what reaches them is a global shortcut, and
+/// kglobalaccel invokes one by name for any caller. The enforcer registers a shortcut
 /// with no key under this name; invoking it makes the enforcer read the
 /// session (`GetAll`) once. A nudge carries nothing: whoever else invokes
 /// the shortcut only makes the enforcer read what the daemon publishes.
