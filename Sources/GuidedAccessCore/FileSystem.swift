@@ -9,7 +9,7 @@ import Musl
 
 /// The few POSIX file operations the store and the audit log need, with
 /// errors turned into messages that name the path.
-enum FileSystem {
+package enum FileSystem {
     /// `failed("could not OPERATION PATH: strerror")`, read right after the failing call.
     static func failure(_ operation: String, _ path: String) -> DomainError {
         let reason = String(cString: strerror(errno))
@@ -19,7 +19,7 @@ enum FileSystem {
     /// The whole of `path`, or nil when it does not exist. Any other failure
     /// throws with the system's reason alone ("Permission denied", "Is a
     /// directory"): the caller names the file in its own words.
-    static func readFile(_ path: String) throws(DomainError) -> Data? {
+    package static func readFile(_ path: String) throws(DomainError) -> Data? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0, errno == ENOENT { return nil }
         guard fd >= 0 else { throw .failed(String(cString: strerror(errno))) }
@@ -52,7 +52,7 @@ enum FileSystem {
     /// directory, fsync, rename over, fsync the directory. The temp file is
     /// locked (`flock`) until it is renamed, so ``removeStrayTemporaries``
     /// can tell a write in progress from one whose writer died.
-    static func writeAtomically(_ data: Data, to path: String, directory: String) throws(DomainError) {
+    package static func writeAtomically(_ data: Data, to path: String, directory: String) throws(DomainError) {
         let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: .min ... .max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure("create", temporary) }

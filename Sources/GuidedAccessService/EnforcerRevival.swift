@@ -43,6 +43,9 @@ struct EnforcerRevival: Sendable {
     let enable: Enable
     /// nil: the host keeps the enforcer on across its screen lock.
     let screenLock: ScreenLock?
+    /// The user's setting that keeps the enforcer off even when the host is
+    /// asked to turn it on: removed first. nil: the host's call turns it on.
+    var offSetting: KConfigSetting? = nil
 
     /// The attempt as the audit log and the daemon log name it.
     var target: String { "\(enforcer): \(enable.call)" }
@@ -61,11 +64,14 @@ struct EnforcerRevival: Sendable {
 
     /// The KWin script: `start()` loads every enabled script that is not
     /// loaded, ours among them. KWin keeps its scripts across its screen lock.
+    /// KDE's settings turn a script off in kwinrc (which KWin rereads on
+    /// `reconfigure`, unloading it), and `start()` would leave it off.
     static let kwin = EnforcerRevival(
         enforcer: "kwin",
         host: "org.kde.KWin", hostPath: "/Scripting",
         enable: .plain(MethodDeclaration("org.kde.kwin.Scripting", "start")),
-        screenLock: nil)
+        screenLock: nil,
+        offSetting: KConfigSetting(file: "kwinrc", group: "Plugins", key: "guidedaccessEnabled"))
 
     /// Wait after the loss before deciding: a host that exits drops its name,
     /// and a screen lock reports itself active, within this.
@@ -129,8 +135,24 @@ extension GuidedAccessService {
         return (try? await proxy.call(screenLock.isLocked)) ?? false
     }
 
+    /// Removes the user's setting that keeps the enforcer off, audited and
+    /// logged when there was one (or it could not be removed).
+    private func removeOffSetting(of revival: EnforcerRevival) {
+        guard let setting = revival.offSetting, let directory = userConfigDirectory else { return }
+        let target = "\(revival.enforcer): remove \(setting.name)=false"
+        do {
+            guard try setting.removeFalse(in: directory) else { return }
+            log("turning enforcer \(revival.enforcer) back on: removed \(setting.name)=false from \(directory)")
+            audit(Self.daemonAuditCaller, "revive-enforcer", target, .allowed)
+        } catch {
+            log("turning enforcer \(revival.enforcer) back on: cannot remove \(setting.name)=false: \(error)")
+            audit(Self.daemonAuditCaller, "revive-enforcer", target, .error(.failed("\(error)")))
+        }
+    }
+
     /// One call to the host, audited and logged whatever its outcome.
     private func enable(_ revival: EnforcerRevival, attempt: Int, on bus: Connection) async {
+        removeOffSetting(of: revival)
         let host = Proxy(bus, destination: revival.host, path: revival.hostPath, timeout: EnforcerRevival.callTimeout)
         let failure: String?
         do {

@@ -22,6 +22,9 @@ public struct ServiceConfiguration: Sendable {
     /// The desktop's settings that features and system restrictions map to;
     /// `nil` keeps every value in the service.
     public var desktop: (any DesktopSettings)?
+    /// The user's configuration directory (`$XDG_CONFIG_HOME`), where KDE
+    /// keeps the setting that turns the KWin script off; nil: never touched.
+    public var userConfigDirectory: String?
 
     public init(stateDirectory: String) { self.stateDirectory = stateDirectory }
 }
@@ -52,6 +55,7 @@ public final class GuidedAccessService: Sendable {
     let desktop: (any DesktopSettings)?
     /// Named in refusals that the administrator can lift there.
     let managedConfigPath: String
+    let userConfigDirectory: String?
     private let connection: Locked<Connection?> = Locked(nil)
     private let deadlineTimer: Locked<Task<Void, Never>?> = Locked(nil)
     private let watchedOwners: Locked<Set<BusName>> = Locked([])
@@ -76,6 +80,7 @@ public final class GuidedAccessService: Sendable {
         self.model = LockedModel(model, log: log, changed: listReply.invalidate)
         self.desktop = configuration.desktop
         managedConfigPath = configuration.managedConfigPath
+        userConfigDirectory = configuration.userConfigDirectory
         polkit = PolkitAuthority(address: configuration.polkitAddress, timeout: configuration.polkitTimeout)
         self.log = log
     }

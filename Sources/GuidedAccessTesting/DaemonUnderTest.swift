@@ -96,12 +96,21 @@ public final class DaemonUnderTest: Sendable {
         }
         configuration.serviceDirectories = options.serviceDirectories
         configuration.busEnvironment = options.busEnvironment
-        configuration.environment = options.environment
+        // The user's configuration (kwinrc, which the daemon may edit to
+        // turn the KWin script back on) in the test's directory, never the
+        // user's own.
+        configuration.environment = options.environment.merging(
+            ["XDG_CONFIG_HOME": configDirectory(in: directory).path]) { given, _ in given }
         configuration.startsDaemon = options.startsDaemon
         let fixture = try await DaemonFixture.start(configuration) { fixture in
             try prepare(fixture.directory, options)
         }
         return DaemonUnderTest(options: options, fixture: fixture)
+    }
+
+    /// `$XDG_CONFIG_HOME` of the daemon started in `directory`.
+    public static func configDirectory(in directory: URL) -> URL {
+        directory.appendingPathComponent("config")
     }
 
     private static func prepare(_ directory: URL, _ options: Options) throws {

@@ -119,7 +119,7 @@ struct EnforcerRevivalTests {
         }
     }
 
-    @Test("kwin withdraws during a session: org.kde.KWin /Scripting start() after 250 ms, once as it registers again, audited",
+    @Test("kwin withdraws during a session: kwinrc's guidedaccessEnabled=false removed, org.kde.KWin /Scripting start() after 250 ms, once as it registers again, audited",
           .enabled(if: Requirements.canRunDaemon, .daemonReason))
     func withdrawalRevivedDuringSession() async throws {
         try await withHarness(Self.selfLocking) { h in
@@ -127,6 +127,9 @@ struct EnforcerRevivalTests {
             defer { kwin.close() }
             try await kwin.registerEnforcer()
             try await Self.startSession(h)
+            // What System Settings writes to turn the script off (KWin then unloads it).
+            let kwinrc = h.desktop.configHome.appendingPathComponent("kwinrc")
+            try "[Plugins]\nguidedaccessEnabled=false\nblurEnabled=true\n".write(to: kwinrc, atomically: true, encoding: .utf8)
             // Before the call: the daemon starts waiting as it handles it, before its reply arrives.
             let withdrew = ContinuousClock.now
             try await kwin.withdraw()
@@ -139,9 +142,11 @@ struct EnforcerRevivalTests {
             #expect(starts[0] - withdrew >= .milliseconds(250), "the daemon waits for KWin to settle first")
             let observer = try h.connect()
             #expect(try await observer.property(.session, "Enforcers", as: [String: [String]].self) == ["kwin": ["app-lock", "touch"]])
+            #expect(try String(contentsOf: kwinrc, encoding: .utf8) == "[Plugins]\nblurEnabled=true\n")
             let audited = h.auditRecords().filter { $0["action"] as? String == "revive-enforcer" }
-            #expect(audited.map { $0["target"] as? String } == ["kwin: start()"])
-            #expect(audited.map { $0["result"] as? String } == ["allowed"])
+            #expect(audited.map { $0["target"] as? String }
+                    == ["kwin: remove kwinrc [Plugins] guidedaccessEnabled=false", "kwin: start()"])
+            #expect(audited.map { $0["result"] as? String } == ["allowed", "allowed"])
         }
     }
 

@@ -233,11 +233,19 @@ class StartSheetCases:
             raise AssertionError('Cancel changed something: a session, the last options or a restriction')
         return 'lists "Chat in app-a" only; Escape cancels and changes nothing'
 
+    def laid_out_preview(self):
+        """Where the preview is, once the sheet has laid it out: until then
+        its position is not a number (null here)."""
+        def placed():
+            preview = self.js('global._ga.preview()')
+            return preview if None not in preview.values() and preview['width'] > 0 else None
+        return wait_for(placed, 5, 0.05, what='the preview to be laid out')
+
     def region_and_restriction(self):
         """A region drawn with the pointer becomes DisabledRegions and blocks
         clicks; an app restriction switched off is denied at Start."""
         self.open_sheet('app-a')
-        preview = self.js('global._ga.preview()')
+        preview = self.laid_out_preview()
         window = self.c.window('app-a')
         # The left half of the window's client area, drawn on the preview.
         scale, px, py = preview['scale'], preview['x'], preview['y']
@@ -287,7 +295,7 @@ class StartSheetCases:
         x, y, width, height = regions[0]
         chat = self.js('global._ga.checked("Chat in app-a")')
         # Touch draws like the pointer: a second region, in the preview's lower right.
-        preview = self.js('global._ga.preview()')
+        preview = self.laid_out_preview()
         right, bottom = preview['x'] + preview['width'], preview['y'] + preview['height']
         self.js(f'global._ga.touchDrag({right - 120}, {bottom - 90}, {right - 20}, {bottom - 20})')
         def drawn_by_touch():
