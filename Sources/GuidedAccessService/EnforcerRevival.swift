@@ -136,12 +136,13 @@ extension GuidedAccessService {
     }
 
     /// Removes the user's setting that keeps the enforcer off, audited and
-    /// logged when there was one (or it could not be removed).
-    private func removeOffSetting(of revival: EnforcerRevival) {
+    /// logged when there was one (or it could not be removed). The file is
+    /// read and written on the thread for blocking work.
+    private func removeOffSetting(of revival: EnforcerRevival) async {
         guard let setting = revival.offSetting, let directory = userConfigDirectory else { return }
         let target = "\(revival.enforcer): remove \(setting.name)=false"
         do {
-            guard try setting.removeFalse(in: directory) else { return }
+            guard try await model.io.run({ try setting.removeFalse(in: directory) }) else { return }
             log("turning enforcer \(revival.enforcer) back on: removed \(setting.name)=false from \(directory)")
             audit(Self.daemonAuditCaller, "revive-enforcer", target, .allowed)
         } catch {
@@ -152,7 +153,7 @@ extension GuidedAccessService {
 
     /// One call to the host, audited and logged whatever its outcome.
     private func enable(_ revival: EnforcerRevival, attempt: Int, on bus: Connection) async {
-        removeOffSetting(of: revival)
+        await removeOffSetting(of: revival)
         let host = Proxy(bus, destination: revival.host, path: revival.hostPath, timeout: EnforcerRevival.callTimeout)
         let failure: String?
         do {

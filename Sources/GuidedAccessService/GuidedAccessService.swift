@@ -265,8 +265,8 @@ final class LockedModel: Sendable {
     /// the desktop's store and on disk, so writes land in order and a failed
     /// one can be undone.
     private let writing = AsyncLock()
-    /// Where the writes that block (dconf, fsync) run.
-    private let io = BlockingWork()
+    /// Where the writes that block (dconf, fsync, the user's kwinrc) run.
+    let io = BlockingWork()
     /// Where changes are saved; it never changes, so it is read unlocked.
     private let store: StateStore
     private let log: @Sendable (String) -> Void
