@@ -100,17 +100,12 @@ public final class DaemonUnderTest: Sendable {
         // turn the KWin script back on) in the test's directory, never the
         // user's own.
         configuration.environment = options.environment.merging(
-            ["XDG_CONFIG_HOME": configDirectory(in: directory).path]) { given, _ in given }
+            ["XDG_CONFIG_HOME": directory.appendingPathComponent("config").path]) { given, _ in given }
         configuration.startsDaemon = options.startsDaemon
         let fixture = try await DaemonFixture.start(configuration) { fixture in
             try prepare(fixture.directory, options)
         }
         return DaemonUnderTest(options: options, fixture: fixture)
-    }
-
-    /// `$XDG_CONFIG_HOME` of the daemon started in `directory`.
-    public static func configDirectory(in directory: URL) -> URL {
-        directory.appendingPathComponent("config")
     }
 
     private static func prepare(_ directory: URL, _ options: Options) throws {

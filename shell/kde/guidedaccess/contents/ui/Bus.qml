@@ -4,8 +4,8 @@
 // Enforcer.qml for how it learns of changes). What DBusCall sends: a JS
 // object as a{sv}, a string as s, a boolean as b, a number as i (or d),
 // an array as av; a string list Qt made (a "QmlSequence") as as, so
-// stringList() builds one from Qt.fontFamilies(). It cannot send u; a failed call says no more
-// than that it failed.
+// stringList() builds one from Qt.fontFamilies(). It cannot send u; a
+// failed call says no more than that it failed.
 import QtQuick 2.15
 import "../code/session.js" as SessionState
 

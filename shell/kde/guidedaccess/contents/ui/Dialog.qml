@@ -2,8 +2,9 @@
 // The Guided Access dialog, in the declarative KWin script of its own
 // ("guidedaccess-dialog", DialogScript.qml) that the gesture
 // (code/gesture.js) loads; it unloads that script when it closes. With a
-// session it asks for the passcode and calls End; without one it offers to start a session for the
-// app of the window that was active when it opened (Start, interactive).
+// session it asks for the passcode and calls End; without one it offers to
+// start a session for the app of the window that was active when it opened
+// (Start, interactive).
 // A window KWin gives the keys to while it is open (KWin5.qml and
 // KWin6.qml say how).
 import QtQuick 2.15
@@ -131,8 +132,8 @@ Item {
 
         SystemPalette { id: systemPalette }
 
-        onClosing: script.close()
-        // KWin 6 closes a popup when a click lands outside it.
+        // However it goes: closed, or (KWin 6) a popup that KWin closes
+        // when a click lands outside it.
         onVisibleChanged: {
             if (!visible && !bus.closed)
                 script.close();
