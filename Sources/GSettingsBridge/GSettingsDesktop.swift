@@ -161,6 +161,11 @@ public final class GSettingsDesktop: DesktopSettings, @unchecked Sendable {
         }
     }
 
+    /// `SCHEMA/KEY`; a schema's name has no colon.
+    public func owns(_ setting: String) -> Bool {
+        SettingKey(id: setting).map { !$0.schema.contains(":") } ?? false
+    }
+
     public func restore(_ originals: [String: SavedSetting]) -> [String] {
         thread.perform {
             var problems: [String] = []

@@ -10,10 +10,13 @@ public struct SavedSetting: Codable, Sendable, Equatable {
     public init(userValue: String?) { self.userValue = userValue }
 }
 
-/// What a running session asks of the desktop's settings: the system
+/// What a running session asks of the desktop's settings: that the ways
+/// out every session closes are closed (KWin's screen edges), the system
 /// restrictions it denies and its display auto-lock. Nothing when no
 /// session runs.
 public struct DesktopDemand: Sendable, Equatable {
+    /// True while a session runs, whatever it denies.
+    public var sessionRuns = false
     /// The denied system restrictions.
     public var denied: Set<SystemRestriction> = []
     /// Seconds of inactivity before the screen blanks, 0 = never; `nil`
@@ -23,14 +26,15 @@ public struct DesktopDemand: Sendable, Equatable {
     /// Asks nothing.
     public init() {}
 
-    /// Asks for `denied` and `autoLock`.
+    /// What a running session denying `denied`, with `autoLock`, asks.
     public init(denied: Set<SystemRestriction>, autoLock: UInt32? = nil) {
+        sessionRuns = true
         self.denied = denied
         self.autoLock = autoLock
     }
 
     /// True when the desktop may be left as its user set it.
-    public var isEmpty: Bool { denied.isEmpty && autoLock == nil }
+    public var isEmpty: Bool { !sessionRuns }
 }
 
 /// Where the desktop lets a session's demands take effect (GSettings on
@@ -42,7 +46,7 @@ public struct DesktopDemand: Sendable, Equatable {
 /// `source`, `settings` and `originals` are called with the model's lock
 /// held and must answer from memory; `apply` and `restore` do the I/O and
 /// are called outside it (``DesktopSettlement``).
-public protocol SessionSettingsApplier: AnyObject {
+public protocol SessionSettingsApplier: AnyObject, Sendable {
     /// Where `restriction` is enforced, for `SystemRestrictionSources`:
     /// `gsettings:SCHEMA/KEY` entries joined by commas, or `published` when
     /// only the shell can act on the published state.
@@ -57,6 +61,66 @@ public protocol SessionSettingsApplier: AnyObject {
     func apply(_ demand: DesktopDemand) -> [String]
     /// Puts `originals` back exactly; durable when it returns. Returns problems to log.
     func restore(_ originals: [String: SavedSetting]) -> [String]
+    /// Whether `setting` is one of this applier's ids (a stale original
+    /// goes back to the applier that wrote it).
+    func owns(_ setting: String) -> Bool
+    /// True when `originals(of:)` answers from a copy that
+    /// ``refreshOriginals()`` must bring up to date before a session starts
+    /// (a file nobody announces changes of).
+    var refreshesOriginals: Bool { get }
+    /// Reads the settings again; blocking I/O, called outside the model's
+    /// lock before a change that may start a session.
+    func refreshOriginals()
+}
+
+extension SessionSettingsApplier {
+    /// Told of every change: nothing to refresh.
+    public var refreshesOriginals: Bool { false }
+    public func refreshOriginals() {}
+}
+
+/// Several appliers as one: each setting id goes to the applier that owns
+/// it (GSettings and KWin's configuration on a desktop that has both).
+public final class CombinedSettingsApplier: SessionSettingsApplier {
+    private let parts: [any SessionSettingsApplier]
+
+    /// Combines `parts`; the first that owns an id gets it.
+    public init(_ parts: [any SessionSettingsApplier]) { self.parts = parts }
+
+    public func source(of restriction: SystemRestriction) -> String {
+        let sources = parts.map { $0.source(of: restriction) }.filter { $0 != "published" }
+        return sources.isEmpty ? "published" : sources.joined(separator: ",")
+    }
+
+    public func settings(for demand: DesktopDemand) -> [String] {
+        parts.flatMap { $0.settings(for: demand) }
+    }
+
+    public func originals(of settings: [String]) -> [String: SavedSetting] {
+        parts.reduce(into: [:]) { all, part in
+            all.merge(part.originals(of: settings.filter(part.owns))) { first, _ in first }
+        }
+    }
+
+    public func apply(_ demand: DesktopDemand) -> [String] {
+        parts.flatMap { $0.apply(demand) }
+    }
+
+    public func restore(_ originals: [String: SavedSetting]) -> [String] {
+        var rest = originals
+        var problems: [String] = []
+        for part in parts {
+            let owned = rest.filter { part.owns($0.key) }
+            guard !owned.isEmpty else { continue }
+            problems += part.restore(owned)
+            for id in owned.keys { rest[id] = nil }
+        }
+        return problems + rest.keys.sorted().map { "no desktop setting \($0) to put back: its store is gone" }
+    }
+
+    public func owns(_ setting: String) -> Bool { parts.contains { $0.owns(setting) } }
+    public var refreshesOriginals: Bool { parts.contains(where: \.refreshesOriginals) }
+    public func refreshOriginals() { for part in parts where part.refreshesOriginals { part.refreshOriginals() } }
 }
 
 extension GuidedAccessModel {
@@ -133,7 +197,7 @@ extension GuidedAccessModel {
 
 /// The desktop writes one settle needs, planned under the model's lock and
 /// carried out outside it (``GuidedAccessModel/settled(_:)`` finishes it).
-public struct DesktopSettlement: @unchecked Sendable {
+public struct DesktopSettlement: Sendable {
     let applier: any SessionSettingsApplier
     let demand: DesktopDemand
     let stale: [String: SavedSetting]
@@ -151,7 +215,7 @@ public struct DesktopSettlement: @unchecked Sendable {
 /// A desktop whose own settings hold some features and apply some of a
 /// session's demands (GSettings on GNOME). The service routes those features
 /// and demands to it and relays its outside changes.
-public protocol DesktopSettings: FeatureValueSource, SessionSettingsApplier, Sendable {
+public protocol DesktopSettings: FeatureValueSource, SessionSettingsApplier {
     /// The features whose value the desktop stores; the rest stay with the service.
     var desktopFeatures: [Feature] { get }
     /// Keys left out at start (schema not installed, unexpected type), to log once.

@@ -42,7 +42,7 @@ public final class GuidedAccessModel: @unchecked Sendable {
 
     var vault: PasscodeVault
     var featureSources: [Feature: any FeatureValueSource] = [:]
-    var sessionSettingsApplier: (any SessionSettingsApplier)?
+    public internal(set) var sessionSettingsApplier: (any SessionSettingsApplier)?
     /// Originals of the desktop settings a session changed (see ``SessionSettingsApplier``).
     var desktopOriginals: [String: SavedSetting]
     /// The last options started for each recently locked app.

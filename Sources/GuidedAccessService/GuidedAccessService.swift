@@ -23,7 +23,8 @@ public struct ServiceConfiguration: Sendable {
     /// `nil` keeps every value in the service.
     public var desktop: (any DesktopSettings)?
     /// The user's configuration directory (`$XDG_CONFIG_HOME`), where KDE
-    /// keeps the setting that turns the KWin script off; nil: never touched.
+    /// keeps the setting that turns the KWin script off and KWin's screen
+    /// edges (``KWinScreenEdges``); nil: never touched.
     public var userConfigDirectory: String?
 
     public init(stateDirectory: String) { self.stateDirectory = stateDirectory }
@@ -56,6 +57,8 @@ public final class GuidedAccessService: Sendable {
     /// Named in refusals that the administrator can lift there.
     let managedConfigPath: String
     let userConfigDirectory: String?
+    /// Switched off during sessions; nil without a configuration directory.
+    let kwinScreenEdges: KWinScreenEdges?
     private let connection: Locked<Connection?> = Locked(nil)
     private let deadlineTimer: Locked<Task<Void, Never>?> = Locked(nil)
     private let watchedOwners: Locked<Set<BusName>> = Locked([])
@@ -74,31 +77,38 @@ public final class GuidedAccessService: Sendable {
             passcodeCost: configuration.passcodeCost, now: Date())
         for warning in model.startupWarnings { log(warning) }
         model.log = log
-        if let desktop = configuration.desktop { try Self.connect(model, to: desktop, log: log) }
+        let edges = configuration.userConfigDirectory.map(KWinScreenEdges.init(directory:))
+        Self.connect(model, to: configuration.desktop, edges: edges, log: log)
         let listReply = ReplyCache()
         self.listReply = listReply
         self.model = LockedModel(model, log: log, changed: listReply.invalidate)
         self.desktop = configuration.desktop
         managedConfigPath = configuration.managedConfigPath
         userConfigDirectory = configuration.userConfigDirectory
+        kwinScreenEdges = edges
         polkit = PolkitAuthority(address: configuration.polkitAddress, timeout: configuration.polkitTimeout)
         self.log = log
     }
 
-    /// Routes the desktop's features and restrictions to it, pushes the
-    /// administrator's locked values, and settles a session that was
-    /// running (or being restored) when the daemon last stopped.
-    private static func connect(_ model: GuidedAccessModel, to desktop: any DesktopSettings,
-                                log: @Sendable (String) -> Void) throws {
-        for problem in desktop.problems { log(problem) }
-        model.setFeatureSource(desktop, for: desktop.desktopFeatures)
-        model.setSessionSettingsApplier(desktop)
-        do {
-            _ = try model.enforceLockedFeatures()
-        } catch {
-            // The daemon still serves: what the store holds is what it reports.
-            log("cannot push the values managed.json locks: \(error)")
+    /// Routes the desktop's features and restrictions to it and a
+    /// session's demands to it and KWin's edges, pushes the administrator's
+    /// locked values, and settles a session that was running (or being
+    /// restored) when the daemon last stopped.
+    private static func connect(_ model: GuidedAccessModel, to desktop: (any DesktopSettings)?,
+                                edges: KWinScreenEdges?, log: @Sendable (String) -> Void) {
+        if let desktop {
+            for problem in desktop.problems { log(problem) }
+            model.setFeatureSource(desktop, for: desktop.desktopFeatures)
+            do {
+                _ = try model.enforceLockedFeatures()
+            } catch {
+                // The daemon still serves: what the store holds is what it reports.
+                log("cannot push the values managed.json locks: \(error)")
+            }
         }
+        let appliers = [edges, desktop as (any SessionSettingsApplier)?].compactMap { $0 }
+        guard !appliers.isEmpty else { return }
+        model.setSessionSettingsApplier(appliers.count == 1 ? appliers[0] : CombinedSettingsApplier(appliers))
         for problem in model.settleDesktop() { log(problem) }
     }
 
@@ -114,6 +124,7 @@ public final class GuidedAccessService: Sendable {
     public func start(on bus: Connection) async throws {
         HeapRelease.mapLargeBlocks()
         connection.withLock { $0 = bus }
+        kwinScreenEdges?.bus.withLock { $0 = bus }
         bus.setCallPolicy(CallPolicy(
             admit: { Self.refusal(ofUser: $0.userID)?.dbusError },
             maxInFlightPerSender: Self.maxCallsInFlightPerSender,
@@ -296,7 +307,18 @@ final class LockedModel: Sendable {
     /// error is thrown). Readers wait only for the in-memory part.
     func with<T>(_ body: (GuidedAccessModel) throws -> T) async throws -> T {
         defer { changed() }
-        return try await writing.withLock { try await withWritingLock(body) }
+        return try await writing.withLock {
+            await refreshOriginalsBeforeASession()
+            return try await withWritingLock(body)
+        }
+    }
+
+    /// A change may start a session, which records the originals of what it
+    /// writes: first read again those the desktop does not announce.
+    private func refreshOriginalsBeforeASession() async {
+        guard let applier = read({ $0.session.isLocked ? nil : $0.sessionSettingsApplier }),
+              applier.refreshesOriginals else { return }
+        _ = try? await io.run { applier.refreshOriginals() }
     }
 
     /// Brings the desktop in line with the session (after an outside write
