@@ -21,10 +21,10 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
-        // GIO (GSettings) plus a shim for the macros Swift cannot import.
+        // GIO (GSettings, desktop files) plus a shim for the macros Swift cannot import.
         .systemLibrary(
             name: "CGIO",
-            pkgConfig: "gio-2.0",
+            pkgConfig: "gio-unix-2.0",
             providers: [.apt(["libglib2.0-dev"])]
         ),
         // glibc's malloc_trim, which Swift's Glibc module does not import.
@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
         // Runs the built daemon, CLI and example against private buses and real polkitd.
         .testTarget(name: "GuidedAccessServiceTests",
-                    dependencies: ["GuidedAccessService", "GuidedAccessContract", "DBusKit", "DBusTesting", "GuidedAccessTesting", "Locking"]),
+                    dependencies: ["GuidedAccessService", "GuidedAccessContract", "GSettingsBridge", "DBusKit", "DBusTesting", "GuidedAccessTesting", "Locking"]),
         .testTarget(name: "GuidedAccessTests",
                     dependencies: ["GuidedAccess", "GuidedAccessContract", "DBusKit", "DBusTesting", "GuidedAccessTesting", "Locking"]),
     ],

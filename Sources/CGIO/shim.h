@@ -5,6 +5,7 @@
 #define G_SETTINGS_ENABLE_BACKEND
 #include <gio/gio.h>
 #include <gio/gsettingsbackend.h>
+#include <gio/gdesktopappinfo.h>
 
 /* g_signal_connect is a macro, which Swift does not import; this is the
    same call as a function, for handlers that take (object, string, data). */

@@ -42,6 +42,9 @@ public enum Contract {
         public static let getAppIds = MethodDeclaration<UInt32, [String]>(name, "GetAppIds", in: ["pid"], out: "ids")
         public static let registerEnforcer = MethodDeclaration<String, [String], Void>(
             name, "RegisterEnforcer", in: ["name", "restrictions"])
+        /// An enforcer that cannot start programs (KWin's scripts) has the
+        /// session's app launched again after it went away.
+        public static let launchApp = MethodDeclaration<Void>(name, "LaunchApp")
         /// The options of the last `Start` for an app, keyed as ``StartOptions``; `{}` when none.
         public static let getLastOptions = MethodDeclaration<String, [String: Variant]>(
             name, "GetLastOptions", in: ["app"], out: "options")

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import DBusKit
+import FoundationEssentials
 import GuidedAccessContract
 import GuidedAccessCore
 
@@ -59,6 +60,11 @@ final class EnforcerRegistry: Sendable {
             state.watched.remove(connection)
             return state.dropRegistration(of: connection)
         }
+    }
+
+    /// The name `connection` enforces under now, nil when it does not.
+    func name(of connection: BusName) -> String? {
+        state.withLock { state in state.registrations.first { $0.connection == connection }?.name }
     }
 
     /// Whether any connection enforces under `name` now.
@@ -144,6 +150,27 @@ extension GuidedAccessService {
             throw .invalidArgument(
                 "\(capability) is nothing an enforcer can enforce; use any of \(EnforcedCapability.all.joined(separator: ", "))")
         }
+    }
+
+    /// `LaunchApp`: launches the session's app for a registered enforcer,
+    /// at most ``LaunchBudget/limit`` times a minute per session. Nothing
+    /// else can be launched this way, so no polkit check: any process of the
+    /// user can start that app anyway.
+    func launchApp(_ call: MethodCall) async throws {
+        let caller = try await identify(call)
+        guard let enforcer = enforcers.name(of: caller.busName) else {
+            throw DomainError.permissionDenied(
+                "only an enforcer may launch the locked app: call RegisterEnforcer on this connection first")
+        }
+        let (app, session) = read { ($0.enabled ? $0.app : nil, $0.startedAtMicroseconds) }
+        guard let app else { throw DomainError.notActive("no Guided Access session is active; there is no app to launch") }
+        guard let launcher else { throw DomainError.failed("this daemon cannot start programs; end the session with the gesture") }
+        guard launchBudget.withLock({ $0.take(session: session, now: Date()) }) else {
+            throw DomainError.quotaExceeded(
+                "\(app) was launched \(LaunchBudget.limit) times in the last minute; show the shield, and end the session with the gesture")
+        }
+        try await model.io.run { try launcher.launch(app) }
+        log("launched \(app) again for enforcer \(enforcer) (\(caller.busName))")
     }
 
     /// `GetAppIds`: the ids of a process of this service's user, so an

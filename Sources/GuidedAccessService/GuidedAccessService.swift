@@ -22,6 +22,9 @@ public struct ServiceConfiguration: Sendable {
     /// The desktop's settings that features and system restrictions map to;
     /// `nil` keeps every value in the service.
     public var desktop: (any DesktopSettings)?
+    /// Starts the locked app again for enforcers that cannot (`LaunchApp`);
+    /// nil: `LaunchApp` fails.
+    public var launcher: (any AppLauncher)?
     /// The user's configuration directory (`$XDG_CONFIG_HOME`), where KDE
     /// keeps the setting that turns the KWin script off and KWin's screen
     /// edges (``KWinScreenEdges``); nil: never touched.
@@ -59,6 +62,9 @@ public final class GuidedAccessService: Sendable {
     let userConfigDirectory: String?
     /// Switched off during sessions; nil without a configuration directory.
     let kwinScreenEdges: KWinScreenEdges?
+    let launcher: (any AppLauncher)?
+    /// `LaunchApp`'s launches in the current session.
+    let launchBudget = Locked(LaunchBudget())
     private let connection: Locked<Connection?> = Locked(nil)
     private let deadlineTimer: Locked<Task<Void, Never>?> = Locked(nil)
     private let watchedOwners: Locked<Set<BusName>> = Locked([])
@@ -86,6 +92,7 @@ public final class GuidedAccessService: Sendable {
         managedConfigPath = configuration.managedConfigPath
         userConfigDirectory = configuration.userConfigDirectory
         kwinScreenEdges = edges
+        launcher = configuration.launcher
         polkit = PolkitAuthority(address: configuration.polkitAddress, timeout: configuration.polkitTimeout)
         self.log = log
     }

@@ -54,6 +54,7 @@ extension GuidedAccessService {
             .method(Contract.Session.registerEnforcer) { call, name, restrictions in
                 try await self.registerEnforcer(call, name: name, restrictions: restrictions)
             },
+            .method(Contract.Session.launchApp) { call in try await self.launchApp(call) },
             .method(Contract.Session.getLastOptions) { _, app in try self.lastOptions(for: app) },
             .signal(Contract.Session.statusChanged),
             .signal(Contract.Session.timeLimitWarning),

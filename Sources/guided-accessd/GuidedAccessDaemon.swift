@@ -62,6 +62,7 @@ struct GuidedAccessDaemon {
         if let cost = options.passcodeCost { configuration.passcodeCost = cost }
         // Whatever backend GIO picks: dconf on GNOME, keyfile or memory elsewhere (GSETTINGS_BACKEND).
         configuration.desktop = GSettingsDesktop()
+        configuration.launcher = DesktopAppLauncher()
         configuration.userConfigDirectory = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? environment["HOME"].map { $0 + "/.config" }
 

@@ -130,6 +130,18 @@ struct EnforcementTests {
         }
     }
 
+    @Test("LaunchApp: PermissionDenied to a connection that is no enforcer, NotActive without a session, each naming the next step")
+    func launchAppRefusals() async throws {
+        try await withHarness { h in
+            let stranger = try h.connect()
+            let refused = try await h.gdbus(.session, "LaunchApp")
+            #expect(refused.errorName == ServiceErrorName.permissionDenied.rawValue, "\(refused)")
+            #expect(refused.stderr.contains("call RegisterEnforcer on this connection first"), "\(refused)")
+            _ = try await stranger.ga(.session, "RegisterEnforcer", [.string("test-shell"), strings(["app-lock"])])
+            #expect(await stranger.gaError(.session, "LaunchApp", []) == ServiceErrorName.notActive.rawValue)
+        }
+    }
+
     @Test("Scope names: launcher and random suffix dropped, systemd's \\x2d escapes decoded")
     func scopeNames() {
         #expect(CallerIdentity.parseScopeName("gnome-org.gnome.TextEditor-4242") == "org.gnome.TextEditor")

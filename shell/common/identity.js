@@ -18,3 +18,12 @@ export function belongsToApp(ids, app) {
     }
     return false;
 }
+
+// The app's presence from whether each of the windows belongs (true, false,
+// undefined): 'unknown' while some are not known yet, else 'present' or
+// 'gone' (no window of the app).
+export function appPresence(answers) {
+    if (answers.includes(undefined))
+        return 'unknown';
+    return answers.includes(true) ? 'present' : 'gone';
+}

@@ -118,6 +118,11 @@ test('belongsToApp: unknown while unanswered, not the app\'s when refused (fail 
         Identity.belongsToApp(['x'], 'a'), Identity.belongsToApp([], '')], [undefined, false, true, false, false], 'belongs');
 });
 
+test('appPresence: unknown while a window is unanswered, present with one of the app\'s, else gone', (_Session, Identity) => {
+    same([Identity.appPresence([false, undefined, true]), Identity.appPresence([false, true]), Identity.appPresence([false]),
+        Identity.appPresence([])], ['unknown', 'present', 'gone', 'gone'], 'presence');
+});
+
 const failed = results.filter(ok => !ok).length;
 print(`${results.length - failed} passed, ${failed} failed`);
 if (failed > 0)

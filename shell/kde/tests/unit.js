@@ -290,7 +290,7 @@ test('every script the QML imports exists, and every QML type it names is in ui/
     const uses = {
         'main.qml': ['KWinApi', 'Enforcer'],
         'DialogScript.qml': ['KWinApi', 'Dialog'],
-        'Enforcer.qml': ['AppLock', 'ShortcutBlock', 'SurroundShield', 'RegionBlockers', 'NotificationHider', 'TimeLeft',
+        'Enforcer.qml': ['AppLock', 'AppKeeper', 'ShortcutBlock', 'SurroundShield', 'RegionBlockers', 'NotificationHider', 'TimeLeft',
             'ExpiryShield', 'Registration', 'Windows', 'Bus'],
     };
     for (const [file, types] of Object.entries(uses)) {

@@ -15,8 +15,8 @@
 // the actors it hid. Which window is reachable, and what is done with it,
 // is decided by reachability.js.
 
-import {belongsToApp} from '../common/identity.js';
-import {appPresence, focusTarget, windowAction} from './reachability.js';
+import {appPresence, belongsToApp} from '../common/identity.js';
+import {focusTarget, windowAction} from './reachability.js';
 
 // How long the app may have no window before it counts as gone: it may be
 // replacing one window with another, or its new window's ids are being asked.

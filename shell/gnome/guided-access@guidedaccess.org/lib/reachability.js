@@ -23,15 +23,6 @@ export function windowAction(belongs, window) {
     return window.canMinimize ? 'minimize' : 'hide-actor';
 }
 
-// The app's presence from whether each of the windows belongs (true, false,
-// undefined): 'unknown' while some are not known yet, else 'present' or
-// 'gone' (no window of the app).
-export function appPresence(answers) {
-    if (answers.includes(undefined))
-        return 'unknown';
-    return answers.includes(true) ? 'present' : 'gone';
-}
-
 // The window to give the focus back to, or null to leave it where it is:
 // the focused window stays when it is the app's and on the active
 // workspace; else the app's most recently used window (the first of the

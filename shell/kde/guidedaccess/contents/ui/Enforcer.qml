@@ -136,8 +136,16 @@ Item {
         sourceComponent: TimeLeft { seconds: root.secondsLeft; desktopRect: kwinWindows.desktopRect }
     }
     Loader {
-        active: SessionState.shieldReason(root.session) === 'expired'
-        sourceComponent: ExpiryShield { desktopRect: kwinWindows.desktopRect }
+        id: appKeeper
+        active: root.enforcing
+        sourceComponent: AppKeeper { windows: kwinWindows; bus: sessionBus; app: root.session.app }
+    }
+    Loader {
+        id: shield
+        readonly property string reason: SessionState.shieldReason(root.session,
+            appKeeper.item !== null && appKeeper.item.unreachable) || ''
+        active: reason !== ''
+        sourceComponent: ExpiryShield { desktopRect: kwinWindows.desktopRect; reason: shield.reason }
     }
 
     Component.onCompleted: {

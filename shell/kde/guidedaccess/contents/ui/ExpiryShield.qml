@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// When the time is up (State "expired"): a full-screen shield over the app
-// too, which only the end dialog (the gesture) passes.
+// When the time is up (State "expired") or the app is gone and cannot be
+// launched again ('app-gone'): a full-screen shield over the app too, which
+// only the end dialog (the gesture) passes.
 import QtQuick 2.15
 import "../code/text.js" as Strings
 
@@ -11,6 +12,8 @@ Blocker {
     // The whole desktop (Windows.desktopRect). (Not `screen`: a Window has
     // one, its QScreen.)
     property var desktopRect
+    // SessionState.shieldReason: 'expired' or 'app-gone'.
+    property string reason: 'expired'
     rect: desktopRect
     Text {
         anchors.centerIn: parent
@@ -19,9 +22,11 @@ Blocker {
         wrapMode: Text.Wrap
         color: 'white'
         font.pixelSize: 28
-        text: Strings.tr('Time is up. Press Meta+Alt+Escape three times to end Guided Access.')
+        text: expiry.reason === 'app-gone'
+            ? Strings.tr('The app has closed. Press Meta+Alt+Escape three times to end Guided Access.')
+            : Strings.tr('Time is up. Press Meta+Alt+Escape three times to end Guided Access.')
         Accessible.role: Accessible.AlertMessage
         Accessible.name: text
     }
-    Component.onCompleted: console.log('Guided Access: time is up: expiry shield shown')
+    Component.onCompleted: console.log('Guided Access: shield shown: ' + reason)
 }
