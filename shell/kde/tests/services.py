@@ -180,6 +180,17 @@ class KRunner(dbus.service.Object):
         events['krunner'].append([time.monotonic(), 'Open'])
 
 
+class KRunnerApp(dbus.service.Object):
+    """What KWin calls when a screen edge is set to KRunner."""
+
+    def __init__(self, bus):
+        super().__init__(bus, '/App')
+
+    @dbus.service.method('org.kde.krunner.App', in_signature='', out_signature='')
+    def display(self):
+        events['krunner'].append([time.monotonic(), 'display'])
+
+
 class PlasmaShell(dbus.service.Object):
     def __init__(self, bus, log_path):
         super().__init__(bus, '/PlasmaShell')
@@ -221,7 +232,7 @@ def main():
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
     bus = dbus.bus.BusConnection(address)
     log_path = os.path.join(os.path.dirname(os.path.abspath(ready)), 'logs/launcher.log')
-    keep = [Probe(bus), Notifications(bus), PlasmaShell(bus, log_path), KRunner(bus)]
+    keep = [Probe(bus), Notifications(bus), PlasmaShell(bus, log_path), KRunner(bus), KRunnerApp(bus)]
     names = [dbus.service.BusName(name, bus, do_not_queue=True)
              for name in (PROBE, 'org.freedesktop.Notifications', 'org.kde.plasmashell', 'org.kde.krunner')]
     bus.add_signal_receiver(
