@@ -167,7 +167,7 @@ extension GuidedAccessService {
         guard let launcher else { throw DomainError.failed("this daemon cannot start programs; end the session with the gesture") }
         guard launchBudget.withLock({ $0.take(session: session, now: Date()) }) else {
             throw DomainError.quotaExceeded(
-                "\(app) was launched \(LaunchBudget.limit) times in the last minute; show the shield, and end the session with the gesture")
+                "\(app) was launched \(LaunchBudget.limit) times in the last minute; the person ends the session with the gesture")
         }
         try await model.io.run { try launcher.launch(app) }
         log("launched \(app) again for enforcer \(enforcer) (\(caller.busName))")

@@ -131,7 +131,7 @@ public final class GuidedAccessService: Sendable {
     public func start(on bus: Connection) async throws {
         HeapRelease.mapLargeBlocks()
         connection.withLock { $0 = bus }
-        kwinScreenEdges?.bus.withLock { $0 = bus }
+        kwinScreenEdges?.connect(to: bus)
         bus.setCallPolicy(CallPolicy(
             admit: { Self.refusal(ofUser: $0.userID)?.dbusError },
             maxInFlightPerSender: Self.maxCallsInFlightPerSender,

@@ -59,8 +59,10 @@ final class KWinScreenEdges: SessionSettingsApplier, Sendable {
     private let active: Bool
     /// The user's entries as last read, by id; nil for an entry not set.
     private let copy = Locked<[String: String?]>([:])
-    /// Where the reconfigure call goes; set once the daemon is on the bus.
-    let bus = Locked<Connection?>(nil)
+    /// Where the reconfigure call goes once the daemon is on the bus, and
+    /// whether kwinrc changed before that (at start, a session resumed or
+    /// an interrupted End finished).
+    private let bus = Locked<(connection: Connection?, pending: Bool)>((nil, false))
 
     /// Edges of the kwinrc in `directory` (the user's configuration directory).
     init(directory: String) {
@@ -130,13 +132,26 @@ final class KWinScreenEdges: SessionSettingsApplier, Sendable {
         return KConfigText(data.map { String(decoding: $0, as: UTF8.self) } ?? "")
     }
 
-    /// `reconfigure` to KWin, without waiting and without starting anything.
+    /// Sends KWin the `reconfigure` that a change made before now still owes.
+    func connect(to connection: Connection) {
+        let pending = bus.withLock { bus in
+            defer { bus = (connection, false) }
+            return bus.pending
+        }
+        if pending { reconfigure() }
+    }
+
+    /// `reconfigure` to KWin, without waiting and without starting anything
+    /// (owed until ``connect(to:)`` before the daemon is on the bus).
     private func reconfigure() {
-        guard let bus = bus.withLock({ $0 }) else { return }
+        guard let connection = bus.withLock({ bus -> Connection? in
+            if bus.connection == nil { bus.pending = true }
+            return bus.connection
+        }) else { return }
         if let message = try? Message.methodCall(destination: "org.kde.KWin", path: "/KWin", interface: "org.kde.KWin",
                                                  member: "reconfigure", arguments: [], noReplyExpected: true,
                                                  autoStart: false) {
-            bus.send(message)
+            connection.send(message)
         }
     }
 }

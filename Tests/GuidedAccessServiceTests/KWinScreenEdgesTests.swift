@@ -50,7 +50,7 @@ struct KConfigTextTests {
 struct KWinScreenEdgesTests {
     static let userKwinrc = "[Desktops]\nNumber=2\n\n[ElectricBorders]\nTopLeft=ShowDesktop\n\n[TabBox]\nBorderActivate=1\nLayoutName=compact\n"
 
-    @Test("During a session every edge entry says none and KWin is told to reconfigure; after a kill -9 and End, kwinrc is the user's again byte for byte; a change the user made between sessions is what the next one puts back",
+    @Test("During a session every edge entry says none and KWin is told to reconfigure; a corner turned on while the daemon was killed is off again at its restart; after End kwinrc is the user's again byte for byte; a change the user made between sessions is what the next one puts back",
           .enabled(if: Requirements.canRunDaemon, .daemonReason))
     func edgesOffForTheSession() async throws {
         var harness = EnforcerRevivalTests.selfLocking
@@ -70,11 +70,19 @@ struct KWinScreenEdgesTests {
             #expect(during.value(group: "TabBox", key: "LayoutName") == "compact")
             #expect(await eventually(timeout: .seconds(5)) { kwin.reconfigures == 1 }, "reconfigure calls: \(kwin.reconfigures)")
 
+            // Killed; meanwhile something turns a corner back on. The restarted
+            // daemon switches it off again before it is on the bus, and tells KWin once it is.
             try await h.killDaemon()
+            let edgesOff = KConfigText(try String(contentsOf: kwinrc, encoding: .utf8))
+            var loosened = edgesOff
+            loosened.set(group: "ElectricBorders", key: "TopLeft", to: "KRunner")
+            try loosened.text.write(to: kwinrc, atomically: true, encoding: .utf8)
             try await h.startDaemon()
+            #expect(KConfigText(try String(contentsOf: kwinrc, encoding: .utf8)) == edgesOff)
+            #expect(await eventually(timeout: .seconds(5)) { kwin.reconfigures == 2 }, "reconfigure calls: \(kwin.reconfigures)")
             _ = try await h.connect().ga(.session, "RequestSession", [.bool(false), options([:])])
             #expect(try String(contentsOf: kwinrc, encoding: .utf8) == Self.userKwinrc)
-            #expect(await eventually(timeout: .seconds(5)) { kwin.reconfigures == 2 }, "reconfigure calls: \(kwin.reconfigures)")
+            #expect(await eventually(timeout: .seconds(5)) { kwin.reconfigures == 3 }, "reconfigure calls: \(kwin.reconfigures)")
 
             // The user changes a corner between sessions, as System Settings would.
             let changed = Self.userKwinrc.replacingOccurrences(of: "TopLeft=ShowDesktop", with: "TopLeft=KRunner")
