@@ -4,10 +4,11 @@ import FoundationEssentials
 import GuidedAccessCore
 import Locking
 
-/// KWin's screen edges and touch-screen edges, switched off for every
-/// session through the user's kwinrc: a corner set to the task switcher,
-/// the overview or KRunner would otherwise act above the locked app, and a
-/// KWin script can add edge actions but not remove KWin's own.
+/// KWin's screen edges and touch-screen edges, and the effects they open,
+/// switched off for every session through the user's kwinrc: a corner set
+/// to the task switcher, the overview or KRunner would otherwise act above
+/// the locked app, and a KWin script can add edge actions but not remove
+/// KWin's own.
 ///
 /// The daemon writes "none" to each edge entry while a session runs and puts
 /// the user's entries back at its end, as it does with GSettings: the
@@ -33,10 +34,18 @@ final class KWinScreenEdges: SessionSettingsApplier, Sendable {
 
     static let file = "kwinrc"
 
+    /// The effects that show every window or desktop, which edges and
+    /// gestures open (the KWin script unloads them too, at once: the same
+    /// names as its code/effects.js).
+    static let leavingEffects = ["overview", "windowview", "desktopgrid", "presentwindows", "cube", "tileseditor",
+                                 "kwin4_effect_cube"]
+
     /// Every edge action KWin 5.27 to 6.x reads from kwinrc: the edges'
     /// own actions (none, show desktop, lock screen, KRunner, activities,
     /// launcher), the task switcher's edges, and the edges of the effects
-    /// that show every window (`9` is KWin's `ElectricNone`), mouse and touch.
+    /// that show every window (`9` is KWin's `ElectricNone`), mouse and
+    /// touch; and those effects themselves, off, so that the reconfigure
+    /// (ours or anyone's) does not load back what the script unloaded.
     static let entries: [Entry] =
         ["Top", "TopRight", "Right", "BottomRight", "Bottom", "BottomLeft", "Left", "TopLeft"].map {
             Entry(group: "ElectricBorders", key: $0, off: "None")
@@ -53,6 +62,7 @@ final class KWinScreenEdges: SessionSettingsApplier, Sendable {
                                        "TouchBorderActivateAll", "TouchBorderActivateClass"]),
         ].flatMap { group, keys in keys.map { Entry(group: group, key: $0, off: "9") } }
         + [Entry(group: "Windows", key: "ElectricBorders", off: "0")]
+        + leavingEffects.map { Entry(group: "Plugins", key: "\($0)Enabled", off: "false") }
 
     private let directory: String
     /// Whether kwinrc existed when the daemon started (a KDE session).

@@ -2,7 +2,10 @@
 // KWin effects that lead away from the locked app through screen edges,
 // touchpad or touch gestures (their keyboard shortcuts are blocked with the
 // rest of kglobalaccel): unloaded during a session, only those loaded, and
-// loaded back at the end. Pure logic, unit tested in shell/kde/tests/unit.js.
+// loaded back at the end. The daemon also turns them off in kwinrc for the
+// session (KWinScreenEdges.leavingEffects, the same names), so that a KWin
+// reconfigure does not load them back. Pure logic, unit tested in
+// shell/kde/tests/unit.js.
 
 var LEAVING_EFFECTS = ['overview', 'windowview', 'desktopgrid', 'presentwindows', 'cube', 'tileseditor', 'kwin4_effect_cube'];
 
