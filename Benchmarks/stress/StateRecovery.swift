@@ -39,10 +39,10 @@ func stateRecoveryCase(_ context: StressContext) async throws -> CaseResult {
             await errorName { try await admin.call(restrictions.setState, identifier, next) },
         ]
         try await Task.sleep(for: .milliseconds(300))
-        let unchanged = try await admin.get(Contract.Features.enabled(.zoom)) == zoom
-            && (try await admin.call(restrictions.getState, identifier)) == state
-            && (try await stage.gsettingsGet("org.gnome.desktop.a11y.applications", "screen-magnifier-enabled")) == "\(zoom)"
-            && signals.count == 0
+        let published = (zoom: try await admin.get(Contract.Features.enabled(.zoom)),
+                         state: try await admin.call(restrictions.getState, identifier),
+                         dconf: try await stage.gsettingsGet("org.gnome.desktop.a11y.applications", "screen-magnifier-enabled"))
+        let unchanged = published.zoom == zoom && published.state == state && published.dconf == "\(zoom)" && signals.count == 0
         try await mendDisk()
 
         signals.clear()
