@@ -37,7 +37,7 @@ let cases: [(id: String, name: String, must: String, run: (StressContext) async 
     ("polkit", "hung polkit", "Get p99 < 50 ms; every Start ends in a named error within the timeout; nothing applied; works after SIGCONT", hungPolkitCase),
     ("flood", "flood", "another client's Get p99 < 50 ms; peak RSS ≤ idle + 64 MB", floodCase),
     ("disk", "disk faults", "named error; published value and signals unchanged; works after recovery; nothing lost", diskFaultsCase),
-    ("state-recovery", "state directory recovers", "under the fault named errors and nothing changed; the next SetFeature Zoom and SetState work (reply, signal, dconf, state.json), same pid", stateRecoveryCase),
+    ("state-recovery", "state directory recovers", "under the fault named errors and nothing changed; the next SetFeature Zoom, SetState and Start work (reply, signal, dconf, state.json) and End puts the banners back, same pid", stateRecoveryCase),
     ("forged", "forged signals", "client library and `guided-access monitor` see only the owner's signals", forgedSignalsCase),
     ("limits", "limits", "next Register is QuotaExceeded; List at full p99 < 10 ms, or within 1.25× of the bus alone carrying its reply", limitsCase),
     ("hung-dconf", "hung dconf", "Get Enabled/BoldText/Zoom and GetState p99 < 50 ms, none times out; after SIGCONT the write takes effect, gsettings agrees", hungDconfCase),
