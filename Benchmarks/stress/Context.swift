@@ -14,6 +14,8 @@ struct StressContext: Sendable {
 struct Scale: Sendable {
     let name: String
     let fuzzCalls: Int
+    /// The burst case's calls (the run: 20,000).
+    let burstCalls: Int
     let kills: Int
     let vanishingClients: Int
     let hungStarts: Int
@@ -21,9 +23,9 @@ struct Scale: Sendable {
     let limitApps: Int
     let forgedSignals: Int
 
-    static let short = Scale(name: "short", fuzzCalls: 5_000, kills: 20, vanishingClients: 200, hungStarts: 200,
+    static let short = Scale(name: "short", fuzzCalls: 5_000, burstCalls: 5_000, kills: 20, vanishingClients: 200, hungStarts: 200,
                              floodCalls: 20_000, limitApps: 5, forgedSignals: 200)
-    static let long = Scale(name: "long", fuzzCalls: 50_000, kills: 200, vanishingClients: 1_000, hungStarts: 200,
+    static let long = Scale(name: "long", fuzzCalls: 50_000, burstCalls: 20_000, kills: 200, vanishingClients: 1_000, hungStarts: 200,
                             floodCalls: 100_000, limitApps: 50, forgedSignals: 2_000)
 }
 

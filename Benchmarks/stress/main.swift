@@ -32,6 +32,7 @@ let selected = option("--only").map { Set($0.split(separator: ",").map(String.in
 
 let cases: [(id: String, name: String, must: String, run: (StressContext) async throws -> CaseResult)] = [
     ("fuzz", "fuzz", "every call answered or a named error; daemon lives; RSS after a settle ≤ 1.2× before, huge messages in the mix", fuzzCase),
+    ("burst", "burst", "RSS 5 s after the burst ≤ 1.2× before it (a daemon after 200 ordinary calls); the daemon lives; calls past any member's size refused unread", burstCase),
     ("crash", "crash consistency", "every acknowledged mutation survives kill -9; state loads; no temp files", crashCase),
     ("vanishing", "vanishing clients", "registrations gone; fds, threads, RSS back to baseline ± 10 %", vanishingClientsCase),
     ("polkit", "hung polkit", "Get p99 < 50 ms; every Start ends in a named error within the timeout; nothing applied; works after SIGCONT", hungPolkitCase),

@@ -14,14 +14,39 @@ public struct CallPolicy: Sendable {
     public var maxInFlightPerSender: Int?
     /// The refusal for a sender over `maxInFlightPerSender`.
     public var busy: DBusError
+    /// The largest body a method call may have, in bytes on the wire; a
+    /// larger call is refused with `LimitsExceeded` before any of it is
+    /// decoded (the bus itself lets messages of up to 128 MB through).
+    public var maxMessageBytes: Int?
+    /// Told of each call of at least ``largeMessageBytes`` (served or
+    /// refused), on the loop thread: its buffers are freed soon, and a
+    /// burst of them is when to give freed memory back.
+    public var largeMessage: (@Sendable () -> Void)?
+    /// What counts as a large call for `largeMessage`.
+    public static let largeMessageBytes = 64 * 1024
 
     public init(
         admit: (@Sendable (Credentials) -> DBusError?)? = nil, maxInFlightPerSender: Int? = nil,
-        busy: DBusError = DBusError.limitsExceeded("too many calls in flight from this connection; wait for replies")
+        busy: DBusError = DBusError.limitsExceeded("too many calls in flight from this connection; wait for replies"),
+        maxMessageBytes: Int? = nil, largeMessage: (@Sendable () -> Void)? = nil
     ) {
         self.admit = admit
         self.maxInFlightPerSender = maxInFlightPerSender
         self.busy = busy
+        self.maxMessageBytes = maxMessageBytes
+        self.largeMessage = largeMessage
+    }
+
+    /// The refusal of `message` for its size, nil when it is within
+    /// `maxMessageBytes`; tells `largeMessage` of a large one.
+    func sizeRefusal(of message: Message) -> DBusError? {
+        guard maxMessageBytes != nil || largeMessage != nil else { return nil }
+        let limit = maxMessageBytes ?? Self.largeMessageBytes
+        let size = message.bodyByteCount(upTo: limit)
+        if size >= Self.largeMessageBytes { largeMessage?() }
+        guard let maxMessageBytes, size > maxMessageBytes else { return nil }
+        return .limitsExceeded("a call of more than \(maxMessageBytes) bytes (this one has at least \(size)) is more than "
+                               + "any method of this service takes; send less")
     }
 }
 
@@ -44,6 +69,7 @@ final class CallAdmission: @unchecked Sendable {
     /// are in; refuses it when the sender is not admitted.
     func admit(_ call: MethodCall) {
         let objects = call.connection.objects
+        if let refusal = policy.sizeRefusal(of: call.message) { return objects.fail(call, refusal) }
         guard let admit = policy.admit, !Self.isOpen(call.message) else { return objects.route(call) }
         let sender = call.sender
         if let decision = decisions[sender] {

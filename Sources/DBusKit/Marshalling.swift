@@ -199,6 +199,66 @@ extension DBusValue {
     }
 }
 
+/// How large a received message's body is, read in place with libdbus's
+/// iterators: strings are measured where they lie, arrays of fixed-size
+/// values by their count, so sizing even a huge message allocates nothing.
+/// Alignment padding and a variant's own signature are not counted.
+enum MessageSize {
+    static func body(of message: OpaquePointer, upTo limit: Int) -> Int {
+        var iter = DBusMessageIter()
+        guard dbus_message_iter_init(message, &iter) != 0 else { return 0 }
+        var total = 0
+        add(&iter, to: &total, upTo: limit)
+        return total
+    }
+
+    /// Adds the values from `iter` to the end of its container, stopping once past `limit`.
+    private static func add(_ iter: inout DBusMessageIter, to total: inout Int, upTo limit: Int) {
+        repeat {
+            let type = dbus_message_iter_get_arg_type(&iter)
+            switch type {
+            case CDBUS_TYPE_INVALID:
+                return
+            case CDBUS_TYPE_STRING, CDBUS_TYPE_OBJECT_PATH, CDBUS_TYPE_SIGNATURE:
+                var pointer: UnsafePointer<CChar>? = nil
+                dbus_message_iter_get_basic(&iter, &pointer)
+                total += 5 + (pointer.map { strlen($0) } ?? 0)  // length, bytes, nul
+            case CDBUS_TYPE_ARRAY:
+                var items = DBusMessageIter()
+                let element = dbus_message_iter_get_element_type(&iter)
+                dbus_message_iter_recurse(&iter, &items)
+                total += 4
+                if let width = fixedWidth(element) {
+                    var values: UnsafeMutableRawPointer? = nil
+                    var count: Int32 = 0
+                    dbus_message_iter_get_fixed_array(&items, &values, &count)
+                    total += Int(count) * width
+                } else {
+                    add(&items, to: &total, upTo: limit)
+                }
+            case CDBUS_TYPE_VARIANT, CDBUS_TYPE_STRUCT, CDBUS_TYPE_DICT_ENTRY:
+                var fields = DBusMessageIter()
+                dbus_message_iter_recurse(&iter, &fields)
+                add(&fields, to: &total, upTo: limit)
+            default:
+                total += fixedWidth(type) ?? 8
+            }
+        } while total <= limit && dbus_message_iter_next(&iter) != 0
+    }
+
+    /// Bytes of a value of a fixed-size type that libdbus hands out as an
+    /// array in place; nil for the others (file descriptors included).
+    private static func fixedWidth(_ type: Int32) -> Int? {
+        switch type {
+        case CDBUS_TYPE_BYTE: 1
+        case CDBUS_TYPE_INT16, CDBUS_TYPE_UINT16: 2
+        case CDBUS_TYPE_BOOLEAN, CDBUS_TYPE_INT32, CDBUS_TYPE_UINT32: 4
+        case CDBUS_TYPE_INT64, CDBUS_TYPE_UINT64, CDBUS_TYPE_DOUBLE: 8
+        default: nil
+        }
+    }
+}
+
 /// Reads the values of a message; libdbus has already checked them.
 struct MessageReader {
     /// `a{KV}` signatures split into key and value, once per message: a

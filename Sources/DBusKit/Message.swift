@@ -22,6 +22,13 @@ public final class Message: @unchecked Sendable {
     public let destination: BusName?
     public let errorName: ErrorName?
     public let signature: Signature
+    /// The body's size on the wire, counted in place (nothing is copied out
+    /// of libdbus), and no further than `limit`: a body larger than that
+    /// gives a number above it.
+    public func bodyByteCount(upTo limit: Int) -> Int {
+        MessageSize.body(of: raw, upTo: limit)
+    }
+
     /// The body, decoded.
     public var arguments: [DBusValue] {
         decoded.withLock { decoded in

@@ -28,6 +28,16 @@ public struct RegistrationLimits: Sendable, Equatable {
     /// The defaults.
     public init() {}
 
+    /// The largest body, in bytes on the wire, of a `Register` call these
+    /// limits allow: `perConnection` entries, each of the longest identifier,
+    /// text and detail text. No other call of the contract comes near it,
+    /// so the service refuses anything larger before decoding it.
+    public var largestRegisterBytes: Int {
+        let string = { (bytes: Int) in 4 + bytes + 1 }  // length, bytes, nul
+        let entry = 8 + string(RestrictionIdentifier.maximumByteCount) + 2 * string(PurposeText.byteLimit - 1)
+        return 4 + perConnection * entry
+    }
+
     /// Each cap by its key in `managed.json`'s `Limits`: the one table that
     /// reading, writing and error messages use.
     static var keys: [(name: String, value: WritableKeyPath<RegistrationLimits, Int>)] {

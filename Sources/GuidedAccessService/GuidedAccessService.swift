@@ -44,6 +44,9 @@ public final class GuidedAccessService: Sendable {
     /// refused with `RateLimited` at once (property reads are not counted:
     /// they are answered on the spot).
     public static let maxCallsInFlightPerSender = 32
+    /// Room above the largest `Register` the limits allow (alignment, a
+    /// caller's extra fields): calls larger than both are refused unread.
+    static let messageSlackBytes = 64 * 1024
 
     let model: LockedModel
     /// Passcode checks, one at a time (see `end`); a check that waits
@@ -136,7 +139,9 @@ public final class GuidedAccessService: Sendable {
             admit: { Self.refusal(ofUser: $0.userID)?.dbusError },
             maxInFlightPerSender: Self.maxCallsInFlightPerSender,
             busy: DomainError.rateLimited(
-                "this connection already has \(Self.maxCallsInFlightPerSender) calls in flight; wait for their replies").dbusError))
+                "this connection already has \(Self.maxCallsInFlightPerSender) calls in flight; wait for their replies").dbusError,
+            maxMessageBytes: read { $0.managedConfig.limits.largestRegisterBytes } + Self.messageSlackBytes,
+            largeMessage: { [heapRelease] in heapRelease.soon() }))
         bus.export(ObjectPath.guidedAccess, interfaces)
         bus.addObjectManager(at: ObjectPath.guidedAccess)
         for listing in read({ $0.restrictions() }) { exportRestriction(listing.identifier, on: bus) }

@@ -3,7 +3,7 @@ import CHeap
 import Synchronization
 
 /// Gives freed heap back to the system a moment after a burst of frees, such
-/// as the registrations of apps that left. glibc keeps freed memory in its
+/// as the registrations of apps that left or the buffers of large calls. glibc keeps freed memory in its
 /// arenas otherwise, and the daemon's RSS would stay at its peak for good.
 /// Many leaves in a row cost one release.
 public final class HeapRelease: Sendable {

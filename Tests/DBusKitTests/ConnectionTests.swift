@@ -44,6 +44,27 @@ import Testing
         }
     }
 
+    @Test("A call past the policy's size is LimitsExceeded before its handler runs; one at the size is served")
+    func pastTheMessageSizeACallIsRefusedUnread() async throws {
+        try await withTestBed { bed in
+            // Echo(v) of a string of n bytes counts n + 5 (length, bytes, nul).
+            bed.service.connection.setCallPolicy(CallPolicy(maxMessageBytes: 1_005))
+            #expect(try await bed.call("Echo", [.variant(.string(String(repeating: "a", count: 1_000)))]).count == 1)
+            let served = bed.service.calls.withLock { $0 }
+            let refused = await #expect(throws: DBusError.self) {
+                _ = try await bed.call("Echo", [.variant(.string(String(repeating: "a", count: 4 << 20)))])
+            }
+            #expect(refused?.name == DBusError.limitsExceeded("").name, "\(String(describing: refused))")
+            #expect(refused?.message.contains("more than 1005 bytes") == true, "\(String(describing: refused))")
+            #expect(bed.service.calls.withLock { $0 } == served, "the handler never ran")
+            // Arrays of fixed-size values are counted by length, without reading them.
+            let bytes = try Message.methodCall(destination: TestService.name, path: TestService.path,
+                                               interface: TestService.interface, member: "Echo",
+                                               arguments: [.variant(.array(element: "y", Array(repeating: .byte(1), count: 2_000)))])
+            #expect(bytes.bodyByteCount(upTo: 1 << 20) == 4 + 2_000)
+        }
+    }
+
     @Test func watchOwnerReportsAPeerThatAlreadyLeft() async throws {
         try await withTestBed { bed in
             let peer = try Connection(.address(bed.bus.address))

@@ -36,6 +36,28 @@ struct LimitsTests {
         }
     }
 
+    @Test("The largest Register the limits allow (256 entries of the longest identifier and texts, 2 MB) is served; a call of 3 MB is LimitsExceeded before it is read",
+          .enabled(if: Requirements.canRunDaemon, .daemonReason))
+    func messageSizeCap() async throws {
+        try await withHarness { h in
+            let result = try await h.python("""
+                def entry(i):
+                    identifier = "com.example." + "e" * 236 + ".r%05d" % i
+                    return (identifier, "t" * 3999, "d" * 3999)
+                largest = dbus.Array([entry(i) for i in range(256)], signature="(sss)")
+                a = attempt(iface(connect(), RESTRICTIONS).Register, largest)
+                b = outcome(iface(connect(), RESTRICTIONS).Register,
+                            dbus.Array([("com.example.big.r%d" % i, "x" * 3000000, "") for i in range(1)], signature="(sss)"))
+                done(a=a[0], b=b, identifier=len(entry(0)[0]))
+                """)
+            #expect(result["identifier"] as? Int == 255)
+            #expect(result.string("a") == "ok", "\(result.raw)")
+            let refusal = result["b"] as? [String] ?? []
+            #expect(refusal.first == "org.freedesktop.DBus.Error.LimitsExceeded", "\(refusal)")
+            #expect(refusal.last?.contains("is more than any method of this service takes") == true, "\(refusal)")
+        }
+    }
+
     @Test("NO_REPLY_EXPECTED calls get no reply of any kind; past 32 calls in flight a sender gets RateLimited, never for a read answered on the loop, while others are served",
           .enabled(if: Requirements.canRunDaemon, .daemonReason))
     func senderFairness() async throws {
