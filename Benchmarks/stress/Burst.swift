@@ -23,13 +23,7 @@ func burstCase(_ context: StressContext) async throws -> CaseResult {
     let paths: [ObjectPath] = [.guidedAccess, "/", "/org/example/Unknown"]
     var fuzzer = CallFuzzer(random: SeededRandom(seed: context.seed), members: members, paths: paths)
     let connections = try (0..<4).map { _ in try stage.connect() }
-    func fuzz(_ count: Int) async throws -> CallOutcome {
-        var outcome = CallOutcome()
-        for start in stride(from: 0, to: count, by: 1_000) {
-            outcome.add(await send(try (start..<min(count, start + 1_000)).map { _ in try fuzzer.call() }, over: connections))
-        }
-        return outcome
-    }
+    func fuzz(_ count: Int) async throws -> CallOutcome { try await fuzzer.sendCalls(count, over: connections) }
     _ = try await fuzz(200)
     try await Task.sleep(for: .seconds(2))
     let before = stage.footprint()

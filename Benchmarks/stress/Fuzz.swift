@@ -234,14 +234,7 @@ func fuzzCase(_ context: StressContext) async throws -> CaseResult {
     let members = try ContractMember.load(from: Project.root.appendingPathComponent("dbus"))
     var fuzzer = CallFuzzer(random: SeededRandom(seed: context.seed), members: members, paths: paths)
     let connections = try (0..<4).map { _ in try stage.connect() }
-    // Batches of 1,000, built as they go: a built call holds its values twice.
-    func fuzz(_ count: Int) async throws -> CallOutcome {
-        var outcome = CallOutcome()
-        for start in stride(from: 0, to: count, by: 1_000) {
-            outcome.add(await send(try (start..<min(count, start + 1_000)).map { _ in try fuzzer.call() }, over: connections))
-        }
-        return outcome
-    }
+    func fuzz(_ count: Int) async throws -> CallOutcome { try await fuzzer.sendCalls(count, over: connections) }
     // Warm up first, so "before" is the daemon at work, not fresh.
     fuzzer.hugeAllowed = false
     _ = try await fuzz(500)
@@ -266,6 +259,19 @@ func fuzzCase(_ context: StressContext) async throws -> CaseResult {
         figures: "\(outcome.replies) replies, \(named.values.reduce(0, +)) errors (\(topErrors)); "
             + "unanswered \(calls - answered)\(unanswered.isEmpty ? "" : " (\(unanswered))"); " + memory,
         passed: alive && answered == calls && after.rss <= 1.2 * before.rss)
+}
+
+extension CallFuzzer {
+    /// Sends `count` fuzzed calls over `connections`, in batches of 1,000
+    /// built as they go (a built call holds its values twice).
+    mutating func sendCalls(_ count: Int, over connections: [Connection]) async throws -> CallOutcome {
+        var outcome = CallOutcome()
+        for start in stride(from: 0, to: count, by: 1_000) {
+            let batch = try (start..<min(count, start + 1_000)).map { _ in try call() }
+            outcome.add(await send(batch, over: connections))
+        }
+        return outcome
+    }
 }
 
 /// Runs `work` while sampling the daemon's footprint every 100 ms, and
