@@ -110,7 +110,7 @@ final class InstalledSettings {
         }
         guard let value = parse(text, as: key) else { throw SettingError("\(text) is not a valid value for \(key)") }
         defer { g_variant_unref(value) }
-        guard g_settings_range_check(object, key.key, value) != 0 else {
+        guard inRange(value, key) else {
             throw SettingError("\(text) is outside the range the schema allows for \(key)")
         }
         guard g_settings_set_value(object, key.key, value) != 0 else { throw SettingError("GSettings refused \(text) for \(key)") }
@@ -130,6 +130,16 @@ final class InstalledSettings {
     func sync() { g_settings_sync() }
 
     // MARK: Helpers
+
+    /// Whether the installed schema allows `value` for `key`.
+    private func inRange(_ value: OpaquePointer, _ key: SettingKey) -> Bool {
+        guard let source = g_settings_schema_source_get_default(),
+              let schema = g_settings_schema_source_lookup(source, key.schema, 1) else { return false }
+        defer { g_settings_schema_unref(schema) }
+        guard let schemaKey = g_settings_schema_get_key(schema, key.key) else { return false }
+        defer { g_settings_schema_key_unref(schemaKey) }
+        return g_settings_schema_key_range_check(schemaKey, value) != 0
+    }
 
     private func lookUpSchema(_ id: String) -> OpaquePointer? {
         guard let source = g_settings_schema_source_get_default(),

@@ -95,7 +95,7 @@ struct RegistrationLimitsTests {
             // A pid that runs (reused, or a zombie) does not make a write live: only its lock does.
             let reused = directory + "/state.json.tmp-\(getppid())-7"
             let live = directory + "/state.json.tmp-\(getpid())-8"
-            for path in [stray, reused, live] { FileManager.default.createFile(atPath: path, contents: Data("{".utf8)) }
+            for path in [stray, reused, live] { _ = FileManager.default.createFile(atPath: path, contents: Data("{".utf8)) }
             let writer = open(live, O_RDWR)
             defer { close(writer) }
             #expect(flock(writer, LOCK_EX) == 0)

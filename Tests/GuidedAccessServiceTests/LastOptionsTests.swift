@@ -69,7 +69,7 @@ struct LastOptionsTests {
             let client = try h.connect()
             #expect(await client.gaError(.session, "Start", [.string(Paths.python), options(["time-limit": .uint64(60)])]) == nil)
             #expect(try await client.property(.session, "App") == .string(resolved))
-            #expect(try await client.gaError(.session, "End", [options([:])]) == nil)
+            #expect(await client.gaError(.session, "End", [options([:])]) == nil)
             for spelling in [Paths.python, resolved, "/usr/bin/../bin/python3"] {
                 #expect(try await Self.lastOptions(client, spelling)["time-limit"] == .uint64(60), "\(spelling)")
             }
