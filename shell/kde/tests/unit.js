@@ -166,6 +166,49 @@ test('subtract and merge keep areas', () => {
     same(Geometry.subtract([{x: 0, y: 0, width: 0, height: 10}], []), [], 'empty dropped');
 });
 
+// Two 1280x800 monitors side by side, as KWin's virtual backend puts them.
+const LEFT = {x: 0, y: 0, width: 1280, height: 800};
+const RIGHT = {x: 1280, y: 0, width: 1280, height: 800};
+
+test('outputIndexOf: the monitor with the largest part of a window, else the nearest', () => {
+    same(Geometry.outputIndexOf([LEFT, RIGHT], {x: 100, y: 100, width: 400, height: 300}), 0, 'on the left');
+    same(Geometry.outputIndexOf([LEFT, RIGHT], {x: 1400, y: 100, width: 400, height: 300}), 1, 'on the right');
+    // Across the seam: 100 px on the left, 300 px on the right.
+    same(Geometry.outputIndexOf([LEFT, RIGHT], {x: 1180, y: 100, width: 400, height: 300}), 1, 'mostly right');
+    same(Geometry.outputIndexOf([LEFT, RIGHT], {x: 3000, y: 100, width: 100, height: 100}), 1, 'off screen, right');
+    same(Geometry.outputIndexOf([LEFT, RIGHT], {x: -500, y: 900, width: 100, height: 100}), 0, 'off screen, left');
+    same(Geometry.outputIndexOf([], {x: 0, y: 0, width: 10, height: 10}), -1, 'no outputs');
+});
+
+test('workArea: the monitor of the app\'s first window; the first monitor without one; the desktop without outputs', () => {
+    const desktop = {x: 0, y: 0, width: 2560, height: 800};
+    same(Geometry.workArea([LEFT, RIGHT], [{x: 1500, y: 50, width: 300, height: 200}, {x: 10, y: 10, width: 900, height: 700}],
+        desktop), RIGHT, 'the first window decides, not the largest');
+    same(Geometry.workArea([LEFT, RIGHT], [{x: 0, y: 0, width: 0, height: 0}, {x: 1500, y: 50, width: 300, height: 200}],
+        desktop), RIGHT, 'an empty frame is skipped');
+    same(Geometry.workArea([LEFT, RIGHT], [], desktop), LEFT, 'no window: the first monitor');
+    same(Geometry.workArea([], [{x: 1500, y: 50, width: 300, height: 200}], desktop), desktop, 'no outputs: the desktop');
+});
+
+test('placeIn, topRightIn, bottomCentreIn: whole inside the monitor, never across the seam', () => {
+    // The old placement, centred on the whole two-monitor desktop, put a
+    // 420 px dialog across the seam at x 1070..1490.
+    const desktop = {x: 0, y: 0, width: 2560, height: 800};
+    const old = Geometry.placeIn(desktop, 420, 200, 1 / 3);
+    expect(!Geometry.inside(old, LEFT) && !Geometry.inside(old, RIGHT), `control: the desktop's centre ${JSON.stringify(old)} straddles`);
+    same(Geometry.placeIn(RIGHT, 420, 200, 1 / 3), {x: 1710, y: 200, width: 420, height: 200}, 'a dialog on the right');
+    same(Geometry.placeIn(RIGHT, 420, 200, 1 / 2), {x: 1710, y: 300, width: 420, height: 200}, 'in the middle');
+    same(Geometry.placeIn(RIGHT, 1500, 900, 1 / 2), {x: 1280, y: 0, width: 1500, height: 900}, 'too big: from the monitor\'s corner');
+    same(Geometry.topRightIn(RIGHT, 150, 36, 12), {x: 2398, y: 12, width: 150, height: 36}, 'the pill');
+    same(Geometry.topRightIn(LEFT, 150, 36, 12), {x: 1118, y: 12, width: 150, height: 36}, 'the pill on the left');
+    same(Geometry.bottomCentreIn(RIGHT, 420, 64, 80), {x: 1710, y: 656, width: 420, height: 64}, 'a warning');
+    // Scale 1.25: a 1280x800 panel is 1024x640 logical pixels.
+    const scaled = {x: 0, y: 0, width: 1024, height: 640};
+    for (const placed of [Geometry.placeIn(scaled, 420, 200, 1 / 3), Geometry.topRightIn(scaled, 150, 36, 12),
+        Geometry.bottomCentreIn(scaled, 420, 64, 80)])
+        expect(Geometry.inside(placed, scaled), `${JSON.stringify(placed)} inside 1024x640`);
+});
+
 test('effectsToUnload: only the loaded ones that lead away', () => {
     const loaded = ['colorpicker', 'outputlocator', 'screenshot', 'screenedge', 'zoom', 'desktopgrid', 'highlightwindow', 'overview',
         'tileseditor', 'windowview', 'startupfeedback', 'kscreen'];

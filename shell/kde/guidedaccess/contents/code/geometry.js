@@ -100,3 +100,91 @@ function contains(rects, x, y) {
     }
     return false;
 }
+
+// -- Monitors ---------------------------------------------------------------
+// KWin's outputs as rectangles in the same global logical pixels (at scale
+// 2 a 2560x1600 panel is 1280x800 here). A person works on one monitor:
+// what we show them (the time left, warnings, the time-up message, the
+// dialog) goes whole onto the monitor of the locked app, never across the
+// seam between two.
+
+// The index in `outputs` of the output that holds `rect` (a window): the
+// one with the largest part of it; when it lies on none, the one nearest
+// its centre. -1 when there are no outputs.
+function outputIndexOf(outputs, rect) {
+    var best = -1;
+    var bestArea = 0;
+    for (var i = 0; i < outputs.length; i++) {
+        var part = intersection(outputs[i], rect);
+        var a = isEmpty(part) ? 0 : part.width * part.height;
+        if (a > bestArea) {
+            best = i;
+            bestArea = a;
+        }
+    }
+    if (best >= 0 || outputs.length === 0)
+        return best;
+    var cx = rect.x + rect.width / 2;
+    var cy = rect.y + rect.height / 2;
+    var nearest = Infinity;
+    for (var j = 0; j < outputs.length; j++) {
+        var o = outputs[j];
+        var dx = Math.max(o.x - cx, 0, cx - (o.x + o.width));
+        var dy = Math.max(o.y - cy, 0, cy - (o.y + o.height));
+        if (dx * dx + dy * dy < nearest) {
+            nearest = dx * dx + dy * dy;
+            best = j;
+        }
+    }
+    return best;
+}
+
+// The output the person works on: that of the first of `windows` (the
+// app's windows, topmost or active first); with none, the first output
+// (KWin's primary comes first); with no outputs, `fallback` (the whole
+// desktop), so that something is always shown.
+function workArea(outputs, windows, fallback) {
+    if (outputs.length === 0)
+        return fallback;
+    for (var i = 0; i < windows.length; i++) {
+        if (windows[i] && !isEmpty(windows[i])) {
+            var index = outputIndexOf(outputs, windows[i]);
+            if (index >= 0)
+                return outputs[index];
+        }
+    }
+    return outputs[0];
+}
+
+// Where a `width` x `height` window goes in `area`: centred across, and
+// down at `fraction` of the free height (1/2: the middle; 1/3: a dialog's
+// place). Whole numbers, and never past the area's edges (a message wider
+// than its monitor starts at its left edge rather than on the other one).
+function placeIn(area, width, height, fraction) {
+    var x = area.x + Math.round((area.width - width) / 2);
+    var y = area.y + Math.round((area.height - height) * fraction);
+    return {
+        x: Math.max(area.x, Math.min(x, area.x + area.width - width)),
+        y: Math.max(area.y, Math.min(y, area.y + area.height - height)),
+        width: width,
+        height: height
+    };
+}
+
+// A `width` x `height` window at the top right of `area`, `margin` in.
+function topRightIn(area, width, height, margin) {
+    return {x: area.x + area.width - width - margin, y: area.y + margin, width: width, height: height};
+}
+
+// A `width` x `height` window centred at the bottom of `area`, `margin` up.
+function bottomCentreIn(area, width, height, margin) {
+    var placed = placeIn(area, width, height, 1);
+    placed.y = Math.max(area.y, area.y + area.height - height - margin);
+    return placed;
+}
+
+// Whether `inner` lies whole inside `outer`.
+function inside(inner, outer) {
+    return inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width
+        && inner.y + inner.height <= outer.y + outer.height;
+}

@@ -10,6 +10,7 @@
 import QtQuick 2.15
 import QtQuick.Window 2.15
 import QtQuick.Controls 2.15
+import "../code/geometry.js" as Geometry
 import "../code/text.js" as Strings
 
 Item {
@@ -23,6 +24,32 @@ Item {
     // KWinApi's item: the scripting API of the running KWin.
     property QtObject kwin
     readonly property var desktopRect: kwin.kwinWorkspace.virtualScreenGeometry
+    // The monitor the person works on, found as the dialog opens
+    // (workArea()); until then the whole desktop.
+    property var area: ({x: desktopRect.x, y: desktopRect.y, width: desktopRect.width, height: desktopRect.height})
+
+    // The monitor of the active window, else of the topmost shown app
+    // window (during a session that is the locked app's: the others are
+    // minimized; with keyboards denied on KWin 6 none is active): the
+    // dialog opens where the person looks, whole, not across two monitors.
+    function workArea() {
+        var all = kwin.windowList();
+        var shown = [];
+        for (var i = 0; i < all.length; i++) {
+            var w = all[i];
+            if (w && w.pid > 0 && w.internal !== true && w.normalWindow === true && !w.minimized && w.deleted !== true)
+                shown.push(w);
+        }
+        shown.sort(function (a, b) { return (b.stackingOrder || 0) - (a.stackingOrder || 0); });
+        var active = kwin.activeWindow();
+        var index = shown.indexOf(active);
+        if (index > 0)
+            shown.unshift(shown.splice(index, 1)[0]);
+        return Geometry.workArea(kwin.outputs(), shown.map(function (w) {
+            var g = w.frameGeometry;
+            return {x: g.x, y: g.y, width: g.width, height: g.height};
+        }), area);
+    }
 
     Bus { id: bus; kwin: script.kwin }
 
@@ -83,6 +110,8 @@ Item {
     }
 
     Component.onCompleted: {
+        area = workArea();
+        console.log('Guided Access: dialog: on the monitor ' + JSON.stringify(area));
         var active = kwin.activeWindow();
         if (active && active.pid > 0 && active.internal !== true) {
             startName = active.caption;
@@ -127,8 +156,8 @@ Item {
         maximumWidth: 420
         visible: false
         color: systemPalette.window
-        x: script.desktopRect.x + (script.desktopRect.width - width) / 2
-        y: script.desktopRect.y + (script.desktopRect.height - height) / 3
+        x: Geometry.placeIn(script.area, width, height, 1 / 3).x
+        y: Geometry.placeIn(script.area, width, height, 1 / 3).y
 
         SystemPalette { id: systemPalette }
 

@@ -16,6 +16,7 @@
 // daemon it enforces nothing.
 import QtQuick 2.15
 import "../code/claims.js" as Claims
+import "../code/identity.js" as Identity
 import "../code/session.js" as SessionState
 
 Item {
@@ -28,6 +29,10 @@ Item {
     // KWinApi's item: the scripting API of the running KWin.
     property QtObject kwin
     readonly property bool enforcing: session !== null && session.enabled
+    // The monitor the locked app is on (Windows.appArea): where the time
+    // left, the warnings and the time-up message go, whole, never across
+    // the seam between two monitors.
+    property var appArea: kwinWindows.desktopRect
     readonly property string gesturePath: sessionBus.localPath(Qt.resolvedUrl('../code/gesture.js'))
 
     Bus { id: sessionBus; kwin: root.kwin }
@@ -97,6 +102,26 @@ Item {
         onTriggered: root.countDown(root.session)
     }
 
+    // The app's monitor, looked at where KWin is (no call to the daemon):
+    // a window moved to another monitor, or a monitor added or removed,
+    // shows within a quarter second. Only during a session.
+    Timer {
+        interval: 250
+        running: root.enforcing
+        repeat: true
+        triggeredOnStart: true
+        onTriggered: {
+            var app = root.session.app;
+            var next = kwinWindows.appArea(function (window) {
+                return Identity.belongsToApp(kwinWindows.idsOf(window), app);
+            });
+            if (JSON.stringify(next) !== JSON.stringify(root.appArea)) {
+                root.appArea = next;
+                console.log('Guided Access: the app\'s monitor is ' + JSON.stringify(next));
+            }
+        }
+    }
+
     Loader {
         active: root.enforcing
         sourceComponent: AppLock {
@@ -119,6 +144,14 @@ Item {
         }
     }
     Loader {
+        active: root.enforcing && root.session.presentation !== 'as-is'
+        sourceComponent: Presentation {
+            windows: kwinWindows
+            app: root.session.app
+            presentation: root.session.presentation
+        }
+    }
+    Loader {
         active: root.enforcing && root.session.regions.length > 0
         sourceComponent: RegionBlockers { rects: root.session.regions }
     }
@@ -133,7 +166,7 @@ Item {
     Loader {
         id: timeLeft
         active: root.enforcing && root.session.timeLimit > 0 && root.session.state !== 'expired'
-        sourceComponent: TimeLeft { seconds: root.secondsLeft; desktopRect: kwinWindows.desktopRect }
+        sourceComponent: TimeLeft { seconds: root.secondsLeft; area: root.appArea }
     }
     Loader {
         id: appKeeper
@@ -145,7 +178,7 @@ Item {
         readonly property string reason: SessionState.shieldReason(root.session,
             appKeeper.item !== null && appKeeper.item.unreachable) || ''
         active: reason !== ''
-        sourceComponent: ExpiryShield { desktopRect: kwinWindows.desktopRect; reason: shield.reason }
+        sourceComponent: ExpiryShield { desktopRect: kwinWindows.desktopRect; area: root.appArea; reason: shield.reason }
     }
 
     Component.onCompleted: {

@@ -19,6 +19,18 @@ QtObject {
         return workspace.clientList();
     }
 
+    // Every monitor's rectangle in global logical pixels, KWin's primary
+    // first. KWin 5.27 numbers its screens; clientArea's ScreenArea (7 in
+    // its ClientAreaOption) is a screen's whole rectangle, panels included.
+    function outputs() {
+        var result = [];
+        for (var i = 0; i < workspace.numScreens; i++) {
+            var g = workspace.clientArea(7, i, workspace.currentDesktop);
+            result.push({x: g.x, y: g.y, width: g.width, height: g.height});
+        }
+        return result;
+    }
+
     function activeWindow() {
         return workspace.activeClient;
     }

@@ -20,6 +20,18 @@ QtObject {
         return kwinWorkspace.windows;
     }
 
+    // Every monitor's rectangle in global logical pixels, KWin's primary
+    // first: KWin 6 lists its outputs, each with its geometry.
+    function outputs() {
+        var screens = kwinWorkspace.screens;
+        var result = [];
+        for (var i = 0; i < screens.length; i++) {
+            var g = screens[i].geometry;
+            result.push({x: g.x, y: g.y, width: g.width, height: g.height});
+        }
+        return result;
+    }
+
     function activeWindow() {
         return kwinWorkspace.activeWindow;
     }

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The time left, in a small pill at the top right of the screen, and the
-// warnings at 5 min, 1 min and 10 s as an on-screen message (shown even
-// when notifications are denied: it is ours, not a notification).
+// The time left, in a small pill at the top right of the locked app's
+// monitor, and the warnings at 5 min, 1 min and 10 s as an on-screen
+// message at its bottom (shown even when notifications are denied: it is
+// ours, not a notification). On the app's monitor, whole: the person looks
+// there, and a message placed on the whole desktop of two monitors would
+// sit on the other one or across the seam.
 import QtQuick 2.15
 import QtQuick.Window 2.15
+import "../code/geometry.js" as Geometry
 import "../code/session.js" as SessionState
 import "../code/text.js" as Strings
 
@@ -11,8 +15,8 @@ Item {
     id: timeLeft
 
     property int seconds: 0
-    // The whole desktop (Windows.desktopRect).
-    property var desktopRect
+    // The locked app's monitor (Windows.appArea), in global logical pixels.
+    property var area
     property int previous: -1
     property string warning: ''
     // Where the surround shield must not cover these windows.
@@ -45,8 +49,8 @@ Item {
         color: 'transparent'
         width: 150
         height: 36
-        x: timeLeft.desktopRect.x + timeLeft.desktopRect.width - width - 12
-        y: timeLeft.desktopRect.y + 12
+        x: Geometry.topRightIn(timeLeft.area, width, height, 12).x
+        y: Geometry.topRightIn(timeLeft.area, width, height, 12).y
         visible: false
         MouseArea {
             anchors.fill: parent
@@ -80,8 +84,8 @@ Item {
         color: 'transparent'
         width: 420
         height: 64
-        x: timeLeft.desktopRect.x + (timeLeft.desktopRect.width - width) / 2
-        y: timeLeft.desktopRect.y + timeLeft.desktopRect.height - height - 80
+        x: Geometry.bottomCentreIn(timeLeft.area, width, height, 80).x
+        y: Geometry.bottomCentreIn(timeLeft.area, width, height, 80).y
         visible: false
         MouseArea {
             anchors.fill: parent

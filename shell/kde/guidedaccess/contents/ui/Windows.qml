@@ -4,6 +4,7 @@
 // daemon's GetAppIds, cached by pid. KWin's own windows (ours, its
 // on-screen displays) are left out: their pid is KWin's, or none.
 import QtQuick 2.15
+import "../code/geometry.js" as Geometry
 
 QtObject {
     id: windows
@@ -33,6 +34,24 @@ QtObject {
                 result.push(all[i]);
         }
         return result;
+    }
+
+    // The monitor the person works on in a session for `app`: the one that
+    // holds the app's active window, else its topmost shown one (so what
+    // we show them follows the app to another monitor); the first monitor
+    // while it has none; the whole desktop if KWin lists no monitor.
+    function appArea(belongs) {
+        var mine = list().filter(function (window) {
+            return !window.minimized && belongs(window) === true;
+        }).sort(function (a, b) { return (b.stackingOrder || 0) - (a.stackingOrder || 0); });
+        var current = active();
+        var index = mine.indexOf(current);
+        if (index > 0)
+            mine.unshift(mine.splice(index, 1)[0]);
+        return Geometry.workArea(kwin.outputs(), mine.map(function (window) {
+            var g = window.frameGeometry;
+            return {x: g.x, y: g.y, width: g.width, height: g.height};
+        }), desktopRect);
     }
 
     function active() {
