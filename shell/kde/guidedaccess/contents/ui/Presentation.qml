@@ -9,7 +9,7 @@ import QtQuick 2.15
 import "../code/identity.js" as Identity
 
 Item {
-    id: presentation
+    id: presenter
 
     property Windows windows
     property string app
@@ -44,8 +44,8 @@ Item {
     }
 
     Connections {
-        target: presentation.windows
-        function onAdded(window) { presentation.enforce(); }
+        target: presenter.windows
+        function onAdded(window) { presenter.enforce(); }
     }
 
     Timer {
@@ -53,7 +53,7 @@ Item {
         running: true
         repeat: true
         triggeredOnStart: true
-        onTriggered: presentation.enforce()
+        onTriggered: presenter.enforce()
     }
 
     Component.onDestruction: {

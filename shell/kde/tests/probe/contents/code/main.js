@@ -41,8 +41,26 @@ function describe(window) {
         popup: !!window.popupWindow,
         specialWindow: !!window.specialWindow,
         keepAbove: !!window.keepAbove,
-        opacity: window.opacity
+        opacity: window.opacity,
+        fullScreen: !!window.fullScreen
     };
+}
+
+// The monitors, in global logical pixels (the layouts' cases check that
+// what the enforcer shows lies whole on one): KWin 6 lists its outputs;
+// 5.27 numbers its screens, and clientArea's ScreenArea (7) is one's
+// whole rectangle.
+function outputs() {
+    var result = [];
+    var rect = function (g) { return {x: g.x, y: g.y, width: g.width, height: g.height}; };
+    if (kwin6) {
+        for (var i = 0; i < workspace.screens.length; i++)
+            result.push(rect(workspace.screens[i].geometry));
+    } else {
+        for (var j = 0; j < workspace.numScreens; j++)
+            result.push(rect(workspace.clientArea(7, j, workspace.currentDesktop)));
+    }
+    return result;
 }
 
 function report() {
@@ -63,14 +81,16 @@ function report() {
             windows: described,
             internal: internal,
             active: active ? String(active.caption) : null,
-            desktop: desktopNumber()
+            desktop: desktopNumber(),
+            outputs: outputs()
         }));
 }
 
 // Each window's changes a report shows (KWin 5.27's plain scripts have no
 // timer to catch them otherwise).
 function follow(window) {
-    [window.opacityChanged, window.minimizedChanged, window.captionChanged].forEach(function (signal) {
+    [window.opacityChanged, window.minimizedChanged, window.captionChanged, window.frameGeometryChanged,
+        window.fullScreenChanged].forEach(function (signal) {
         if (signal)
             signal.connect(report);
     });
@@ -85,7 +105,12 @@ var signals = kwin6
     ? [workspace.windowAdded, workspace.windowRemoved, workspace.windowActivated, workspace.currentDesktopChanged]
     : [workspace.clientAdded, workspace.clientRemoved, workspace.clientActivated, workspace.clientMinimized,
        workspace.clientUnminimized, workspace.currentDesktopChanged];
-signals.forEach(function (signal) { signal.connect(report); });
+// A monitor added or removed.
+signals.push(kwin6 ? workspace.screensChanged : workspace.numberScreensChanged);
+signals.forEach(function (signal) {
+    if (signal)
+        signal.connect(report);
+});
 
 report();
 // And whatever changes without a signal, where there is a timer (KWin 6).
