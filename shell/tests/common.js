@@ -11,6 +11,7 @@ import GLib from 'gi://GLib';
 
 import * as sessionModule from '../common/session.js';
 import * as identityModule from '../common/identity.js';
+import * as monitorsModule from '../common/monitors.js';
 
 const common = `${GLib.path_get_dirname(GLib.path_get_dirname(GLib.filename_from_uri(import.meta.url)[0]))}/common`;
 
@@ -24,15 +25,15 @@ function asKWinScript(name) {
 }
 
 const forms = [
-    ['ES module', sessionModule, identityModule],
-    ['KWin script', asKWinScript('session.js'), asKWinScript('identity.js')],
+    ['ES module', sessionModule, identityModule, monitorsModule],
+    ['KWin script', asKWinScript('session.js'), asKWinScript('identity.js'), asKWinScript('monitors.js')],
 ];
 const results = [];
 
 function test(name, body) {
-    for (const [form, Session, Identity] of forms) {
+    for (const [form, Session, Identity, Monitors] of forms) {
         try {
-            body(Session, Identity);
+            body(Session, Identity, Monitors);
             results.push(true);
             print(`PASS ${name} (${form})`);
         } catch (error) {
@@ -121,6 +122,16 @@ test('belongsToApp: unknown while unanswered, not the app\'s when refused (fail 
 test('appPresence: unknown while a window is unanswered, present with one of the app\'s, else gone', (_Session, Identity) => {
     same([Identity.appPresence([false, undefined, true]), Identity.appPresence([false, true]), Identity.appPresence([false]),
         Identity.appPresence([])], ['unknown', 'present', 'gone', 'gone'], 'presence');
+});
+
+test('workingMonitor: the focused app window\'s monitor, else the app\'s first, else the primary', (_S, _I, Monitors) => {
+    same([Monitors.workingMonitor([0, 1], 1, 0), Monitors.workingMonitor([1], 0, 0), Monitors.workingMonitor([], -1, 1),
+        Monitors.workingMonitor([2, 0], -1, 0)], [1, 1, 1, 2], 'working');
+});
+
+test('shieldedMonitors: every monitor without an app window; with none, all but the working one', (_S, _I, Monitors) => {
+    same([Monitors.shieldedMonitors(2, [1], 1), Monitors.shieldedMonitors(3, [0, 2], 0), Monitors.shieldedMonitors(2, [], 1),
+        Monitors.shieldedMonitors(1, [0], 0)], [[0], [1], [0], []], 'shielded');
 });
 
 const failed = results.filter(ok => !ok).length;

@@ -155,7 +155,7 @@ class SuiteCases:
         """The id the daemon gives test app `name`: its own interpreter copy."""
         return os.path.realpath(f'{self.work}/bin/{name}')
 
-    def start_session(self, app, regions=(), restrictions=None, time_limit=0):
+    def start_session(self, app, regions=(), restrictions=None, time_limit=0, presentation=None):
         dbus = self.dbus
         options = dbus.Dictionary({}, signature='sv')
         if regions:
@@ -165,6 +165,8 @@ class SuiteCases:
             options['system-restrictions'] = dbus.Dictionary(restrictions, signature='ss')
         if time_limit:
             options['time-limit'] = dbus.UInt64(time_limit)
+        if presentation:
+            options['presentation'] = dbus.String(presentation)
         self.service().Start(self.app_id(app), options, timeout=30)
 
     def end_session(self, passcode=PASSCODE):

@@ -19,6 +19,7 @@ import os
 import signal
 import time
 
+from shellinfo import SHELL_MAJOR
 from waiting import wait_for
 
 # Shell-side observers and undo, installed once into global._ga.
@@ -184,6 +185,7 @@ class RedTeam:
     def __init__(self, cases):
         self.t = cases
         self.rows = []  # (kind, way, control, during, verdict)
+        self.kinds = None  # the kinds of way run() tries; None for all
         cases.js(HELPERS)
         for accelerator in GRABBED:
             if not cases.js(f'global._ga.grab("{accelerator}")'):
@@ -209,6 +211,8 @@ class RedTeam:
         `signs()` returns the way's own evidence of escape (a list) beside
         the common ones. `absent` says why this shell version has no such
         way (listed, not counted)."""
+        if self.kinds is not None and kind not in self.kinds:
+            return
         if untestable:
             self.rows.append((kind, name, '-', '-', f'untestable here: {untestable}'))
             return
@@ -250,7 +254,11 @@ class RedTeam:
 
     # -- the ways ------------------------------------------------------------
 
-    def run(self):
+    def run(self, kinds=None, other_monitor=None):
+        """Tries every way of `kinds` (all by default); with `other_monitor`
+        (a rect), also the ways onto a second monitor."""
+        self.kinds = kinds
+        self.rows = []
         t = self.t
         fired = lambda: [f'accelerator {a} fired' for a in t.js('global._ga.fired')]  # noqa: E731
         reached = lambda: [f'{b} reached its handler' for b in t.js('global._ga.reached')  # noqa: E731
@@ -290,11 +298,17 @@ class RedTeam:
                      absent=None if spot else f'this shell\'s top bar has no {role}')
         self.way(p, 'right-click on the desktop beside the app (background menu)',
                  lambda: self.right_click(1240, 760))
+        if other_monitor is not None:
+            spot = (other_monitor['x'] + other_monitor['width'] // 2, other_monitor['y'] + other_monitor['height'] // 2)
+            self.way(p, 'right-click on the other monitor\'s desktop (background menu)',
+                     lambda: self.right_click(*spot))
 
         g = 'gesture'
         self.way(g, 'Super + scroll (workspaces)', lambda: t.js('global._ga.superScroll()'))
         self.way(g, 'three-finger touchscreen swipe (workspace or app switch)', lambda: t.js('global._ga.swipe()'),
-                 settle=1.2)
+                 settle=1.2, untestable=None if other_monitor is None else
+                 'with two monitors the virtual touchscreen\'s swipe moves nothing, with or without a session '
+                 '(no control); it runs in the one-monitor suite')
         self.way(g, 'three/four-finger touchpad swipe (workspaces, overview)', None,
                  untestable='Clutter virtual devices emit no touchpad gestures; the swipe trackers the '
                             'touchscreen row disables are the same objects')
@@ -409,6 +423,8 @@ class RedTeam:
             summary += f' ({untestable} untestable here)'
         if absent:
             summary += f' ({absent} not in this shell version)'
+        self.summary = summary
+        self.t.log(f'REDTEAM GNOME Shell {SHELL_MAJOR}: {summary}')
         bad = [row[1] for row in testable if not row[4].startswith('closed')]
         if bad:
             raise AssertionError(f'{summary}; not closed: {"; ".join(bad)}')

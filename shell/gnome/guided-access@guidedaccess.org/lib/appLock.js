@@ -120,6 +120,11 @@ export class AppLock {
         ]);
     }
 
+    // Whether the window is known to be the locked app's.
+    isAppWindow(window) {
+        return this._belongs(window) === true;
+    }
+
     // Whether the window belongs to the session: true, false, or undefined
     // while its process's ids are not known yet.
     _belongs(window) {

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Reactive actors that keep pointer and touch input from reaching what is
 // below them. Over the windows: one per disabled region, one over the
-// whole stage for 'touch' deny, and the shield (time is up, or the locked
-// app cannot be brought back). On Wayland the shell picks the actor under
+// whole stage for 'touch' deny, a dimmed one over each monitor that does
+// not show the locked app, and the shield (time is up, or the locked app
+// cannot be brought back), whose message sits on the monitor the person
+// works on. On Wayland the shell picks the actor under
 // the pointer; when that is one of these, no client gets the event. They
 // sit just below the modal dialog group, so the end dialog stays usable.
 // Below the windows: the desktop backdrop over the background, so that a
@@ -13,6 +15,8 @@ const OUTLINED_REGION_STYLE = 'background-color: rgba(255, 64, 64, 0.06);' +
     ' border: 2px dashed rgba(255, 64, 64, 0.5);';
 const SHIELD_STYLE = 'background-color: rgba(0, 0, 0, 0.92); color: white;' +
     ' font-size: 24pt; font-weight: bold;';
+const SHIELD_MESSAGE_STYLE = 'padding: 48px; text-align: center;';
+const MONITOR_SHIELD_STYLE = 'background-color: rgba(0, 0, 0, 0.75);';
 
 // The desktop's backgrounds: the window group's Meta.BackgroundGroup, at
 // its bottom (the layout manager keeps it there; GNOME 43 names it only in
@@ -30,6 +34,10 @@ export class Blockers {
         this._touch = null;
         this._shield = null;
         this._shieldText = null;
+        this._shieldMessage = null; // the St.Bin that centres the text on a monitor
+        this._messageMonitor = null; // {x, y, width, height}
+        this._monitorShields = [];
+        this._monitorKey = '';
         this._backdrop = null;
         this._backgroundAddedId = 0;
     }
@@ -97,6 +105,24 @@ export class Blockers {
         }
     }
 
+    // rects: the {x, y, width, height} of each monitor to dim and shield.
+    setMonitorShields(rects) {
+        const key = JSON.stringify(rects.map(({x, y, width, height}) => [x, y, width, height]));
+        if (key === this._monitorKey)
+            return;
+        this._monitorKey = key;
+        this._monitorShields.forEach(actor => this._remove(actor));
+        const {St} = this._deps;
+        this._monitorShields = rects.map(({x, y, width, height}) => {
+            const actor = new St.Widget({
+                name: 'guided-access-monitor-shield', reactive: true, x, y, width, height,
+                style: MONITOR_SHIELD_STYLE,
+            });
+            this._add(actor);
+            return actor;
+        });
+    }
+
     // text: what the shield says, or null for no shield.
     setShield(text) {
         if (text === this._shieldText)
@@ -104,22 +130,36 @@ export class Blockers {
         this._shieldText = text;
         if (this._shield !== null) {
             this._remove(this._shield);
-            this._shield = null;
+            this._shield = this._shieldMessage = null;
         }
         if (text === null)
             return;
         const {St, Clutter} = this._deps;
-        this._shield = this._fullStage({
-            name: 'guided-access-shield',
-            style: SHIELD_STYLE,
-            layout_manager: new Clutter.BinLayout(),
+        this._shield = this._fullStage({name: 'guided-access-shield', style: SHIELD_STYLE});
+        const label = new St.Label({text, x_align: Clutter.ActorAlign.CENTER, y_align: Clutter.ActorAlign.CENTER});
+        label.clutter_text.line_wrap = true;
+        this._shieldMessage = new St.Bin({
+            name: 'guided-access-shield-message', style: SHIELD_MESSAGE_STYLE, child: label,
         });
-        const label = new St.Label({
-            text, x_align: Clutter.ActorAlign.CENTER, y_align: Clutter.ActorAlign.CENTER,
-        });
-        this._shield.add_child(label);
+        this._shield.add_child(this._shieldMessage);
         this._shield.label_actor = label;
+        this._placeMessage();
         this._add(this._shield);
+    }
+
+    // monitor: the {x, y, width, height} the shield's message is centred on
+    // (one monitor: never split across two).
+    setMessageMonitor(monitor) {
+        this._messageMonitor = monitor ?? null;
+        this._placeMessage();
+    }
+
+    _placeMessage() {
+        const monitor = this._messageMonitor;
+        if (this._shieldMessage === null || monitor === null)
+            return;
+        this._shieldMessage.set_position(monitor.x, monitor.y);
+        this._shieldMessage.set_size(monitor.width, monitor.height);
     }
 
     // The backdrop lives in the background group, above its backgrounds:
@@ -154,6 +194,7 @@ export class Blockers {
         this.setRegions([], false);
         this.setTouchBlocked(false);
         this.setShield(null);
+        this.setMonitorShields([]);
         this.setDesktopBlocked(false);
     }
 }

@@ -90,6 +90,7 @@ export class Enforcer {
         this._lock ??= new SessionLock(this._deps, this._service, {
             appWindow: window => this._keeper.appWindow(window),
             appGone: () => this._keeper.appGone(),
+            workingMonitor: index => this._ui.setWorkingMonitor(index),
         });
         this._lock.apply(enforcementPlan(session, {
             panelMenus: settings.get_boolean('panel-menus-during-session'),

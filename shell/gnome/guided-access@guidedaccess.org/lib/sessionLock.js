@@ -11,6 +11,9 @@
 //                    PanelLockdown), power-menu (PanelLockdown), touch
 //                    (Blockers), keyboards (KeyboardLock)
 //   the shield     → Blockers
+//   monitors       → every one without the app dimmed and shielded, the
+//                    shield's message on the one the person works on
+//                    (AppMonitors, Blockers)
 
 import {AppLock} from './appLock.js';
 import {ShellLockdown} from './shellLockdown.js';
@@ -18,16 +21,20 @@ import {PanelLockdown} from './panelLockdown.js';
 import {Blockers} from './blockers.js';
 import {KeyboardLock} from './keyboardLock.js';
 import {Presentation} from './presentation.js';
+import {AppMonitors} from './appMonitors.js';
 
 export class SessionLock {
     // service: the ServiceClient (the app ids of windows); presence:
-    // {appWindow(window), appGone()}, told what AppLock sees of the app.
+    // {appWindow(window), appGone(), workingMonitor(index)}, told what
+    // AppLock sees of the app and where the person works.
     constructor(deps, service, presence) {
+        this._presence = presence;
         this._presentation = new Presentation(deps);
         this._appLock = new AppLock(deps, service, {
             appWindow: window => {
                 presence.appWindow(window);
                 this._presentation.show(window);
+                this._monitors.update();
             },
             appGone: () => presence.appGone(),
         });
@@ -35,12 +42,26 @@ export class SessionLock {
         this._panel = new PanelLockdown(deps);
         this._blockers = new Blockers(deps);
         this._keyboards = new KeyboardLock(deps);
+        this._monitors = new AppMonitors(deps, window => this._appLock.isAppWindow(window),
+            () => this._monitorsChanged());
+    }
+
+    _monitorsChanged() {
+        this._blockers.setMonitorShields(this._monitors.shielded);
+        this._blockers.setMessageMonitor(this._monitors.working);
+        this._presence.workingMonitor(this._monitors.workingIndex);
+    }
+
+    // The index of the monitor the person works on.
+    get workingMonitor() {
+        return this._monitors.workingIndex;
     }
 
     // plan: see enforcementPlan.js.
     apply(plan) {
         this._presentation.setMode(plan.presentation);
         this._appLock.lock(plan.app);
+        this._monitors.update();
         this._lockdown.apply(plan.lockdown);
         this._panel.apply(plan.panelKeep);
         this._blockers.setDesktopBlocked(true);
@@ -55,6 +76,7 @@ export class SessionLock {
     }
 
     destroy() {
+        this._monitors.destroy();
         this._keyboards.destroy();
         this._presentation.destroy();
         this._blockers.destroy();

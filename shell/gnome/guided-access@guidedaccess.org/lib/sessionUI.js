@@ -2,8 +2,10 @@
 // What a person sees and uses: the end/start shortcut (pressed three times
 // within a second, like iOS's triple-click), its dialog, the session's
 // indicator in the top bar (a lock, the remaining time, and a menu with
-// "End Guided Access…", the one panel menu left during a session) and the
-// time-limit warnings. With no session the shortcut opens the start sheet
+// "End Guided Access…", the one panel menu left during a session), the time
+// left beside the app when it is on a monitor without the top bar
+// (TimePill), and the time-limit warnings. The end dialog opens on the
+// monitor the person works on. With no session the shortcut opens the start sheet
 // (startSheet.js).
 
 import {OWN_INDICATOR_ROLE} from './panelLockdown.js';
@@ -11,6 +13,8 @@ import {StartSheet} from './startSheet.js';
 import {AppMenuItem} from './appMenuItem.js';
 import {formatRemaining, remainingSeconds} from '../common/session.js';
 import {TriplePress} from './triplePress.js';
+import {TimePill} from './timePill.js';
+import {openOnMonitor} from './monitorDialog.js';
 
 export const SHORTCUT_KEY = 'end-shortcut';
 
@@ -27,6 +31,8 @@ export class SessionUI {
         this._sheet = null; // the StartSheet, 'asking' while it is being made, or null
         this._indicator = null;
         this._timeLabel = null;
+        this._timePill = null;
+        this._workingMonitor = -1; // the index of the monitor the person works on, -1 for the primary
         this._tickSource = 0;
         const {Main, Meta, Shell, settings} = deps;
         Main.wm.addKeybinding(SHORTCUT_KEY, settings, Meta.KeyBindingFlags.IGNORE_AUTOREPEAT,
@@ -60,6 +66,13 @@ export class SessionUI {
             this._tick();
     }
 
+    // index: the monitor the person works on (the locked app's).
+    setWorkingMonitor(index) {
+        this._workingMonitor = index;
+        if (this._session !== null)
+            this._tick();
+    }
+
     _showIndicator() {
         const {_, St, Clutter, GLib, Main, PanelMenu} = this._deps;
         this._indicator = new PanelMenu.Button(0.0, _('Guided Access'), false);
@@ -71,6 +84,7 @@ export class SessionUI {
         this._indicator.add_child(box);
         this._indicator.menu.addAction(_('End Guided Access…'), () => this._openEndDialog());
         Main.panel.addToStatusArea(OWN_INDICATOR_ROLE, this._indicator, 0, 'right');
+        this._timePill = new TimePill(this._deps);
         this._tickSource = GLib.timeout_add_seconds(GLib.PRIORITY_DEFAULT, 1, () => {
             this._tick();
             return GLib.SOURCE_CONTINUE;
@@ -83,6 +97,9 @@ export class SessionUI {
         this._indicator.destroy();
         this._indicator = null;
         this._timeLabel = null;
+        this._timePill.destroy();
+        this._timePill = null;
+        this._workingMonitor = -1;
     }
 
     _tick() {
@@ -92,7 +109,11 @@ export class SessionUI {
         this._timeLabel.visible = limited;
         this._timeLabel.text = left;
         this._indicator.accessible_name = limited ? _('Guided Access, %s left').format(left) : _('Guided Access');
+        const {layoutManager} = this._deps.Main;
+        const beside = this._workingMonitor >= 0 && this._workingMonitor !== layoutManager.primaryIndex;
+        this._timePill.show(left, beside ? layoutManager.monitors[this._workingMonitor] ?? null : null);
     }
+
 
     // TimeLimitWarning: shown as an OSD, which 'notifications' deny does not hide.
     warn(secondsLeft) {
@@ -169,7 +190,7 @@ export class SessionUI {
             {label: _('Cancel'), action: () => dialog.close(), key: Clutter.KEY_Escape},
             {label: _('End'), action: end, default: true},
         ]);
-        dialog.open();
+        openOnMonitor(dialog, this._workingMonitor);
         if (entry !== null)
             global.stage.set_key_focus(entry);
     }

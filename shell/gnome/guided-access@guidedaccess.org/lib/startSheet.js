@@ -18,6 +18,7 @@ import {
     choicesFrom, joinTime, splitTime, startOptions,
 } from './sheetOptions.js';
 import {OptionControls} from './optionControls.js';
+import {openOnMonitor} from './monitorDialog.js';
 
 const SHEET_MARGIN = 48;
 const OPTIONS_WIDTH = 380;
@@ -69,7 +70,7 @@ export class StartSheet {
             .map(([identifier, text, detail, state]) => ({identifier, text, detail, state}));
         this._choice = choicesFrom(last, {autoLock: this._defaultAutoLock()}, this._appRows);
         this._build();
-        this._dialog.open();
+        openOnMonitor(this._dialog, this._target.window.get_monitor());
     }
 
     _defaultAutoLock() {
