@@ -370,7 +370,7 @@ class LayoutCases:
                 self.wait_locked(regions=1)
                 self.set_outlines(True)
                 time.sleep(0.5)
-                self.screenshot('two-monitors')
+                self.screenshot('gnome-two-monitors')
                 self.set_outlines(False)
             finally:
                 self.end_session()

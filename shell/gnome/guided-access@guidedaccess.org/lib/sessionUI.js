@@ -111,7 +111,8 @@ export class SessionUI {
         this._indicator.accessible_name = limited ? _('Guided Access, %s left').format(left) : _('Guided Access');
         const {layoutManager} = this._deps.Main;
         const beside = this._workingMonitor >= 0 && this._workingMonitor !== layoutManager.primaryIndex;
-        this._timePill.show(left, beside ? layoutManager.monitors[this._workingMonitor] ?? null : null);
+        this._timePill.show(left, this._indicator.accessible_name,
+            beside ? layoutManager.monitors[this._workingMonitor] ?? null : null);
     }
 
 

@@ -23,14 +23,16 @@ export class TimePill {
         box.add_child(new St.Icon({icon_name: 'changes-prevent-symbolic', style_class: 'system-status-icon'}));
         this._label = new St.Label({y_align: Clutter.ActorAlign.CENTER});
         box.add_child(this._label);
-        box.label_actor = this._label;
+        this._box = box;
         this._frame.set_child(box);
         Main.uiGroup.add_child(this._frame);
     }
 
-    // text: the time left, '' for none; monitor: where to show it, or null.
-    show(text, monitor) {
+    // text: the time left, '' for none; spoken: what a screen reader says
+    // of it; monitor: where to show it, or null.
+    show(text, spoken, monitor) {
         this._label.text = text;
+        this._box.accessible_name = spoken;
         this._frame.visible = text !== '' && monitor !== null;
         if (monitor !== null) {
             this._frame.set_position(monitor.x, monitor.y);
