@@ -186,9 +186,9 @@ extension ManagedConfig {
         case .dataCorrupted(let context):
             return "not valid JSON (\(context.underlyingError.map { "\($0)" } ?? context.debugDescription)); `python3 -m json.tool` shows where"
         case .typeMismatch(let type, let context):
-            return "\(location(context)) should be \(type)"
+            return "\(location(context)) should be \(expected(type, at: context))"
         case .valueNotFound(let type, let context):
-            return "\(location(context)) is missing a \(type)"
+            return "\(location(context)) should be \(expected(type, at: context)), not null"
         case .keyNotFound(let key, let context):
             return "\(location(context)) lacks \(key.stringValue)"
         @unknown default:
@@ -196,8 +196,32 @@ extension ManagedConfig {
         }
     }
 
+    /// What a value should be, in the words of docs/administrators.md
+    /// rather than a Swift type's: each key's whole value, else its parts.
+    private static func expected(_ type: Any.Type, at context: DecodingError.Context) -> String {
+        let path = context.codingPath.map(\.stringValue)
+        if path.count == 1, let key = CodingKeys(rawValue: path[0]) {
+            switch key {
+            case .allowedApplications, .adminApplications: return "a list of app ids, like [\"org.example.App\"]"
+            case .restrictions: return "a map of restriction identifiers to \"allow\" or \"deny\""
+            case .lockedFeatures: return "a map of feature names to true or false"
+            case .limits: return "a map of limit names to whole numbers"
+            }
+        }
+        let appLists = [CodingKeys.allowedApplications.rawValue, CodingKeys.adminApplications.rawValue]
+        switch type {
+        case is String.Type where path.first == CodingKeys.restrictions.rawValue: return "\"allow\" or \"deny\""
+        case is String.Type where appLists.contains(path.first ?? ""): return "an app id (a string)"
+        case is String.Type: return "a string"
+        case is Bool.Type: return "true or false"
+        case is Int.Type: return "a whole number"
+        default: return path.isEmpty ? "a JSON object (a map of the keys in docs/administrators.md)" : "a JSON value of another kind"
+        }
+    }
+
+    /// `AllowedApplications[0]`, `Restrictions.com.example.a`, or the top level.
     private static func location(_ context: DecodingError.Context) -> String {
-        let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-        return path.isEmpty ? "the top level" : path
+        let path = context.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+        return path.isEmpty ? "the top level" : String(path.drop { $0 == "." })
     }
 }

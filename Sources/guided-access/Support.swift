@@ -21,22 +21,37 @@ struct BusOptions: ParsableArguments {
 
     /// Connects, runs `body`, and turns service errors into messages and exit codes.
     func withAdmin<T>(_ body: (GuidedAccessAdmin) async throws -> T) async throws -> T {
+        let admin: GuidedAccessAdmin
         do {
-            let admin = try GuidedAccessAdmin(bus: explicitAddress.map { .address($0) } ?? .session)
+            admin = try GuidedAccessAdmin(bus: explicitAddress.map { .address($0) } ?? .session)
+        } catch let error as GuidedAccessAdminError {
+            // The bus itself, not the service on it.
+            let check = explicitAddress.map { "the bus at \($0) cannot be reached; check --address / GUIDED_ACCESS_BUS_ADDRESS" }
+                ?? "no session bus can be reached; check DBUS_SESSION_BUS_ADDRESS (scripts/run-daemon starts a bus when there is none)"
+            printError("\(check)\n(\(error.message))")
+            throw ExitCode(ExitStatus.unreachable)
+        }
+        do {
             defer { admin.close() }
             return try await body(admin)
         } catch let error as GuidedAccessAdminError {
-            throw report(error)
+            throw await report(error)
         }
     }
 
-    /// Prints what went wrong and what to do; returns the exit code to throw.
-    func report(_ error: GuidedAccessAdminError) -> ExitCode {
+    /// Prints what went wrong and the one next step that helps; returns the
+    /// exit code to throw. The service's own message names the step where
+    /// it can (a wrong passcode, a password polkit would ask for, an
+    /// administrator's refusal); the one it cannot see is a machine whose
+    /// system bus has no polkit, where every admin action is refused.
+    func report(_ error: GuidedAccessAdminError) async -> ExitCode {
         let (status, text): (Int32, String)
         switch error.reason {
-        case .permissionDenied, .interactiveAuthorizationRequired:
-            (status, text) = (ExitStatus.notAuthorized,
-                              "not authorized: \(error.message)\nrun with --interactive or ask an administrator")
+        case .interactiveAuthorizationRequired:
+            (status, text) = (ExitStatus.notAuthorized, error.message)
+        case .permissionDenied:
+            let hint = await polkitAvailable() ? "" : "\n" + Self.noPolkitHint
+            (status, text) = (ExitStatus.notAuthorized, error.message + hint)
         case .serviceUnavailable:
             let check = explicitAddress == nil ? "check DBUS_SESSION_BUS_ADDRESS" : "check --address / GUIDED_ACCESS_BUS_ADDRESS"
             (status, text) = (ExitStatus.unreachable,
@@ -52,6 +67,23 @@ struct BusOptions: ParsableArguments {
         }
         printError(text)
         return ExitCode(status)
+    }
+}
+
+extension BusOptions {
+    static let noPolkitHint = "no polkit answers on this machine's system bus: to try Guided Access without it, "
+        + "run the daemon with scripts/run-daemon --try from a checkout (as root, or with sudo)"
+
+    /// Whether polkit can answer on the system bus this command sees:
+    /// running, or started on demand (bus activation).
+    func polkitAvailable() async -> Bool {
+        guard let bus = try? Connection(.system) else { return false }
+        defer { bus.close() }
+        let polkit: BusName = "org.freedesktop.PolicyKit1"
+        if case .some(.some) = try? await bus.owner(of: polkit) { return true }
+        guard let reply = try? await bus.call(.bus, "/org/freedesktop/DBus", .bus, "ListActivatableNames", []),
+              let first = reply.first, let names = try? [String](dbusValue: first) else { return false }
+        return names.contains(polkit.rawValue)
     }
 }
 

@@ -56,7 +56,15 @@ struct GuidedAccessDaemon {
         var configuration = ServiceConfiguration(
             stateDirectory: try options.stateDir ?? StateStore.defaultDirectory(environment: environment))
         configuration.busAddress = options.address.map(BusAddress.address) ?? .session
-        configuration.managedConfigPath = options.managedConfig ?? environment["GUIDED_ACCESS_MANAGED_CONFIG"] ?? ManagedConfig.defaultPath
+        let namedManagedConfig = options.managedConfig ?? environment["GUIDED_ACCESS_MANAGED_CONFIG"]
+        configuration.managedConfigPath = namedManagedConfig ?? ManagedConfig.defaultPath
+        let managedConfigExists = FileManager.default.fileExists(atPath: configuration.managedConfigPath)
+        if let named = namedManagedConfig, !managedConfigExists {
+            // Named on purpose, so a typo must not leave the machine unmanaged without a word.
+            Log.error("cannot start: the managed config \(named) does not exist; name an existing file, "
+                + "or leave out --managed-config (and GUIDED_ACCESS_MANAGED_CONFIG) for none")
+            throw Stopped()
+        }
         configuration.polkitAddress = options.polkitAddress.map(BusAddress.address) ?? .system
         configuration.polkitTimeout = .milliseconds(Int(options.polkitTimeout * 1000))
         if let cost = options.passcodeCost { configuration.passcodeCost = cost }
@@ -76,7 +84,9 @@ struct GuidedAccessDaemon {
             Log.error("cannot start: \(error)")
             throw Stopped()
         }
-        Log.info("ready on \(bus.uniqueName) as \(BusName.guidedAccess), state in \(configuration.stateDirectory)")
+        let managed = managedConfigExists ? "managed config \(configuration.managedConfigPath)"
+            : "no managed config (\(configuration.managedConfigPath) absent)"
+        Log.info("ready on \(bus.uniqueName) as \(BusName.guidedAccess), state in \(configuration.stateDirectory), \(managed)")
         switch await Self.waitForEnd(serving: BusName.guidedAccess, on: bus) {
         case .terminated(let signal):
             // Every change is already on disk; stopping only ends timers and the connection.

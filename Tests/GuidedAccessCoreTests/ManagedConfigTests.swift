@@ -61,6 +61,23 @@ struct ManagedConfigTests {
         }
     }
 
+    @Test("A value of the wrong kind is described in the administrator's words, never a Swift type's", arguments: [
+        (#"{"AllowedApplications": "org.example.Kiosk"}"#, #"AllowedApplications should be a list of app ids"#),
+        (#"{"AdminApplications": [1]}"#, "AdminApplications[0] should be an app id (a string)"),
+        (#"{"Restrictions": {"com.example.buy": 1}}"#, #"Restrictions.com.example.buy should be "allow" or "deny""#),
+        (#"{"LockedFeatures": {"Zoom": "yes"}}"#, "LockedFeatures.Zoom should be true or false"),
+        (#"{"Limits": {"PerApp": null}}"#, "Limits.PerApp should be a whole number, not null"),
+        (#"[1]"#, "the top level should be a JSON object"),
+    ])
+    func wrongKindInPlainWords(json: String, message: String) {
+        #expect {
+            try ManagedConfig.parse(Data(json.utf8), path: "/etc/guided-access/managed.json")
+        } throws: { error in
+            let problem = (error as? ManagedConfigError)?.problem ?? ""
+            return problem.contains(message) && !problem.contains("Array<") && !problem.contains("Dictionary<")
+        }
+    }
+
     @Test func encodesTheSameShapeItReads() throws {
         let config = ManagedConfig(
             allowedApplications: ["a.b"], adminApplications: ["c.d"], restrictions: ["com.example.x": .deny], lockedFeatures: [.grayscale: false])

@@ -56,4 +56,20 @@ struct DaemonCommandLineTests {
             #expect(result.stderr.contains("cannot start") && result.stderr.contains("\(directory.path)/none"), "\(result.stderr)")
         }
     }
+
+    @Test("A managed config named on purpose that does not exist stops the start, before the bus, naming it")
+    func missingManagedConfig() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ga-managed-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let missing = directory.appendingPathComponent("managd.json").path
+        for (argv, environment) in [(["--managed-config", missing], [String: String]()),
+                                    ([], ["GUIDED_ACCESS_MANAGED_CONFIG": missing])] {
+            let result = try await ProcessRunner.run(
+                [Project.daemon, "--address", "unix:path=\(directory.path)/none", "--state-dir", directory.path] + argv,
+                environment: environment)
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("the managed config \(missing) does not exist"), "\(result.stderr)")
+            #expect(!result.stderr.contains("\(directory.path)/none"), "it got as far as the bus: \(result.stderr)")
+        }
+    }
 }
