@@ -33,8 +33,16 @@ struct Restrictions: AsyncParsableCommand {
 
     /// `deny` and `allow` differ only in the state they set.
     static func set(_ identifier: String, to state: GuidedAccessRestrictionState, bus: BusOptions, interactive: Bool) async throws {
-        try await bus.withAdmin { try await $0.setRestriction(identifier, to: state, interactive: interactive) }
+        let known = try await bus.withAdmin { admin in
+            try await admin.setRestriction(identifier, to: state, interactive: interactive)
+            return try await admin.restrictions().contains { $0.identifier == identifier && !$0.app.isEmpty }
+        }
         emit("\(identifier): \(state.rawValue)")
+        if !known {
+            // Kept for an app that declares it later; but a typo is the likelier story.
+            FileHandle.standardError.write(Data(("guided-access: warning: no app has declared \(identifier); the state is "
+                + "kept for when one does (check the spelling: guided-access restrictions list)\n").utf8))
+        }
     }
 
     struct Deny: AsyncParsableCommand {

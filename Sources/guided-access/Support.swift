@@ -50,7 +50,9 @@ struct BusOptions: ParsableArguments {
         case .interactiveAuthorizationRequired:
             (status, text) = (ExitStatus.notAuthorized, error.message)
         case .permissionDenied:
-            let hint = await polkitAvailable() ? "" : "\n" + Self.noPolkitHint
+            // The service names polkit in each of its refusals; another user's, a sandbox's do not.
+            var hint = ""
+            if error.message.contains("polkit"), await !polkitAvailable() { hint = "\n" + Self.noPolkitHint }
             (status, text) = (ExitStatus.notAuthorized, error.message + hint)
         case .serviceUnavailable:
             let check = explicitAddress == nil ? "check DBUS_SESSION_BUS_ADDRESS" : "check --address / GUIDED_ACCESS_BUS_ADDRESS"
@@ -100,6 +102,9 @@ func emit(_ line: String) {
 
 /// Prints `object` as JSON (sorted keys; one line when `compact`).
 func emitJSON(_ object: Any, compact: Bool = false) throws {
+    // Foundation pretty-prints an empty array as "[\n\n]" (and a map so).
+    if let array = object as? [Any], array.isEmpty { return emit("[]") }
+    if let map = object as? [String: Any], map.isEmpty { return emit("{}") }
     var options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
     if !compact { options.insert(.prettyPrinted) }
     let data = try JSONSerialization.data(withJSONObject: object, options: options)

@@ -88,11 +88,11 @@ final class ServiceFixture: Sendable {
     func admin() throws -> GuidedAccessAdmin { try GuidedAccessAdmin(bus: .address(address)) }
 
     /// Runs the CLI against this bus.
-    func cli(_ arguments: [String], stdin: String? = nil, asNobody: Bool = false) async throws
-        -> (status: Int32, stdout: String, stderr: String) {
+    func cli(_ arguments: [String], stdin: String? = nil, asNobody: Bool = false, environment: [String: String] = [:])
+        async throws -> (status: Int32, stdout: String, stderr: String) {
         let argv = [Project.cli] + arguments + ["--address", address]
-        return try await ProcessRunner.run(asNobody ? ProcessRunner.asUnprivileged(argv) : argv, stdin: stdin,
-                                           timeout: .seconds(30))
+        return try await ProcessRunner.run(asNobody ? ProcessRunner.asUnprivileged(argv) : argv, environment: environment,
+                                           stdin: stdin, timeout: .seconds(30))
     }
 
     func stop() { daemon.stop() }
