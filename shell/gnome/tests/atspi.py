@@ -32,6 +32,7 @@ them (St's accessible_name, accessible_role). GTK 4 apps always register.
 """
 
 import os
+import re
 import time
 
 _Atspi = None
@@ -192,6 +193,76 @@ class Accessibility:
         self._pump()
         visit(root, 0)
         return '\n'.join(lines)
+
+    # -- what a screen reader says --------------------------------------------
+
+    # The roles of what a person works (at-spi 2.46's names; newer ones are
+    # matched through NEWER_ROLES and the extra names): each must have a name.
+    CONTROL_ROLES = ('push button', 'button', 'toggle button', 'check box', 'radio button', 'switch',
+                     'spin button', 'slider', 'combo box', 'menu item', 'check menu item', 'radio menu item',
+                     'scroll bar', 'page tab', 'link')
+    # Text is a control where it can be typed into: the shell's labels are
+    # (non-editable) text too.
+    TEXT_ROLES = ('text', 'password text', 'entry')
+    # What a toolkit says when nothing named a widget: GTK 4 gives the type
+    # name (widget name) of it or of its child ("GtkImage"), Clutter the
+    # actor's name; a screen reader reads that out, so it counts as none.
+    TYPE_NAME = re.compile(r'^(Gtk|Adw|St|Clutter|Cally|Shell|Meta|Gjs|Gdk)[A-Z]\w*$')
+
+    def is_control(self, accessible):
+        """Whether a person works `accessible`: an interactive role, or
+        text that can be typed into."""
+        if any(self.has_role(accessible, role) for role in self.CONTROL_ROLES):
+            return True
+        return (any(self.has_role(accessible, role) for role in self.TEXT_ROLES)
+                and 'editable' in self.states(accessible))
+
+    def nameless(self, name):
+        """Why a screen reader would not say a name for this control, or None."""
+        if not (name or '').strip():
+            return 'no name'
+        if self.TYPE_NAME.match(name.strip()):
+            return 'a type name'
+        return None
+
+    def audit(self, root, skip=lambda accessible: False):
+        """The controls under `root` (see is_control) and those without a
+        name a screen reader can say: ({path: (role, name)}, [line, ...]).
+        A path is the roles from root down with each one's index among its
+        parent's children, so a failure says where the control is; `skip`
+        leaves out a subtree (an accessible and all under it)."""
+        self._pump()
+        controls, unnamed = {}, []
+
+        def visit(accessible, path, index):
+            if path.count('/') > 60:
+                return
+            try:
+                if skip(accessible):
+                    return
+                role = accessible.get_role_name()
+                here = f'{path}/{role}[{index}]' if path else role
+                if self.is_control(accessible):
+                    name = accessible.get_name()
+                    controls[here] = (role, name)
+                    why = self.nameless(name)
+                    if why is not None:
+                        unnamed.append(f'{role} {name!r} ({why}) at {here}')
+                for index in range(accessible.get_child_count()):
+                    child = accessible.get_child_at_index(index)
+                    if child is not None:
+                        visit(child, here, index)
+            except _GLib.Error:
+                return  # went away meanwhile
+        visit(root, '', 0)
+        return controls, unnamed
+
+    @staticmethod
+    def a11y_line(window, controls, unnamed):
+        """The line a walk prints: `A11Y start sheet: 31 controls, unnamed: 0`,
+        then one line per unnamed control."""
+        return '\n'.join([f'A11Y {window}: {len(controls)} controls, unnamed: {len(unnamed)}']
+                          + [f'  unnamed {line}' for line in unnamed])
 
     # -- state ---------------------------------------------------------------
 

@@ -379,7 +379,78 @@ class StartSheetCases:
         """Every control of the sheet found through at-spi by its role and
         name, as a screen reader finds it; a switch focused there and
         pressed with Space, as a screen reader's user does (St buttons
-        offer no at-spi action)."""
+        offer no at-spi action). Then the walk: every control of the sheet
+        (with a region drawn, so its parts are there too) and of the end
+        dialog has a name a screen reader says, not none or a type name."""
+        detail = self.accessible_controls()
+        walked = [self.walk_sheet(), self.walk_end_dialog()]
+        unnamed = [line for line in walked if 'unnamed: 0' not in line.splitlines()[0]]
+        if unnamed:
+            raise AssertionError('controls a screen reader cannot name:\n' + '\n'.join(unnamed))
+        return f'{detail}; ' + '; '.join(line[len('A11Y '):] for line in walked)
+
+    def walk_sheet(self):
+        """The at-spi walk of the sheet, printed as `A11Y start sheet: ...`."""
+        self.open_sheet('app-a')
+        try:
+            a11y = Accessibility(self.c.env['DBUS_SESSION_BUS_ADDRESS'])
+            shell = a11y.wait_app('gnome-shell', 10)
+            sheet = a11y.wait_find(shell, 'dialog', 'Start Guided Access', 10)
+            # A region with its remove button, and the time limit's steppers
+            # shown, so that every kind of control the sheet has is there.
+            if not self.js('global._ga.namedLike("Switched-off region")'):
+                self.js("global._ga.clickButton('Add Region')")
+                wait_for(lambda: self.js('global._ga.namedLike("Switched-off region")'), 3, what='a region')
+            if not self.js('global._ga.named("Fewer Hours")'):
+                self.press('Time Limit')
+            a11y.wait(lambda: a11y.find(sheet, 'push button', 'Remove this region') is not None, 5,
+                      'the region on the accessibility bus')
+            return self.walk(a11y, sheet, 'start sheet',
+                             ('Keyboards', 'Full Screen', 'Add Region', 'Remove this region', 'Start'))
+        finally:
+            self.key('Escape')
+            self.wait_closed()
+
+    def walk_end_dialog(self):
+        """The at-spi walk of the end dialog (the passcode one), printed as
+        `A11Y end dialog: ...`."""
+        self.c.activate('app-a')
+        self.c.start_session('app-a')
+        try:
+            self.c.wait_locked()
+            self.js(f'{self.end_shortcut}; {self.end_shortcut}; {self.end_shortcut}')
+            a11y = Accessibility(self.c.env['DBUS_SESSION_BUS_ADDRESS'])
+            shell = a11y.wait_app('gnome-shell', 10)
+
+            def end_dialog():
+                # It has no name of its own to find it by: the dialog with End.
+                return next((dialog for dialog in a11y.find_all(shell, 'dialog', showing=True)
+                             if a11y.find_labelled(dialog, 'push button', 'End') is not None), None)
+            dialog = a11y.wait(end_dialog, 10, 'the end dialog on the accessibility bus')
+            line = self.walk(a11y, dialog, 'end dialog', ('End', 'Cancel'))
+            self.key('Escape')
+            return line
+        finally:
+            self.c.end_session()
+            self.c.wait_released()
+
+    @staticmethod
+    def walk(a11y, root, window, expected):
+        """Walks `root` as a screen reader reads it and prints the `A11Y
+        window: ...` line; `expected`: names the walk must count (the
+        control that it sees the controls at all)."""
+        controls, unnamed = a11y.audit(root)
+        if os.environ.get('A11Y_DUMP'):  # the whole tree, for writing a fix
+            print(a11y.describe(root, limit=2000), flush=True)
+        named = [name for _role, name in controls.values()]
+        missed = [name for name in expected if name not in named]
+        if missed:
+            raise AssertionError(f'the walk of the {window} missed {missed}:\n{a11y.describe(root, limit=300)}')
+        line = a11y.a11y_line(window, controls, unnamed)
+        print(line, flush=True)
+        return line
+
+    def accessible_controls(self):
         self.open_sheet('app-a')
         try:
             a11y = Accessibility(self.c.env['DBUS_SESSION_BUS_ADDRESS'])
@@ -465,6 +536,9 @@ class StartSheetCases:
         self.open_sheet('app-a')
         self.js("global._ga.clickButton('Start')")
         wait_for(lambda: self.js('global._ga.named("New passcode") !== null'), 5, what='the passcode page')
+        a11y = Accessibility(self.c.env['DBUS_SESSION_BUS_ADDRESS'])
+        sheet = a11y.wait_find(a11y.wait_app('gnome-shell', 10), 'dialog', 'Start Guided Access', 10)
+        walked = self.walk(a11y, sheet, 'start sheet, first start', ('Set Passcode and Start', 'Back'))
         self.type_into('New passcode', '1357')
         self.type_into('Confirm passcode', '9999')
         self.js("global._ga.clickButton('Set Passcode and Start')")
@@ -503,8 +577,10 @@ class StartSheetCases:
         self.c.service().SetPasscode(self.passcode, timeout=30)
         self.c.end_session()
         self.c.wait_released()
+        if 'unnamed: 0' not in walked.splitlines()[0]:
+            raise AssertionError(f'controls a screen reader cannot name:\n{walked}')
         return f'asked twice, a mismatch refused, set and started; refused by polkit ("{refused.splitlines()[0]}") ' \
-               '→ started without'
+               f'→ started without; {walked[len("A11Y "):]}'
 
     def type_into(self, name, text):
         self.js(f'global._ga.focus({name!r}); global._ga.named({name!r}).set_text("")')
