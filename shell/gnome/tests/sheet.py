@@ -111,6 +111,30 @@ SHEET_HELPERS = r"""
                     on: toggle?.has_style_pseudo_class('checked') ?? null, clipped};
             });
         },
+        // The focused control of the options column: where it is in the
+        // column's view, and whether it is whole and clear of the faded
+        // edges (an edge fades where there is more to scroll to); null
+        // when the focus is not in the column.
+        focusInOptions() {
+            const focus = global.stage.get_key_focus();
+            const sheet = ga.sheet();
+            const view = sheet && descendants(sheet).find(a => a instanceof imports.gi.St.ScrollView);
+            let inside = focus;
+            while (inside && inside !== view)
+                inside = inside.get_parent();
+            if (!focus || !view || !inside)
+                return null;
+            const [, viewY] = view.get_transformed_position();
+            const [, y] = focus.get_transformed_position();
+            const fade = view.get_theme_node().get_length('-st-vfade-offset');
+            const adjustment = view.vadjustment ?? view.vscroll.adjustment;
+            const [value, lower, upper, , , page] = adjustment.get_values();
+            const top = y - viewY, bottom = top + focus.height;
+            const clear = top >= (value > lower ? fade : 0) &&
+                bottom <= view.height - (value + page < upper ? fade : 0);
+            return {name: focus.accessible_name ?? focus.label, top: Math.round(top), bottom: Math.round(bottom),
+                height: Math.round(view.height), fade, clear};
+        },
         fullscreen(title) {
             return ga.win(title).is_fullscreen();
         },
@@ -132,6 +156,15 @@ SHEET_HELPERS = r"""
     return true;
 })()
 """
+
+def carry(rect, window, to):
+    """`rect` (x, y, width, height) on a window at `window` ({x, y, width,
+    height}) carried with it to `to`: the same part of it, scaled."""
+    kx, ky = to['width'] / window['width'], to['height'] / window['height']
+    x, y, width, height = rect
+    return (round(to['x'] + (x - window['x']) * kx), round(to['y'] + (y - window['y']) * ky),
+            round(width * kx), round(height * ky))
+
 
 KEYS = {'Delete': 0xffff, 'Tab': 0xff09, 'space': 0x20, 'Return': 0xff0d, 'Escape': 0xff1b, 'Right': 0xff53, 'Down': 0xff54,
         'Shift_L': 0xffe1}
@@ -317,9 +350,28 @@ class StartSheetCases:
         if self.js('global._ga.fullscreen("app-a")'):
             raise AssertionError('control: app-a is full screen before the session')
         self.open_sheet('app-a')
+        drawn = self.region_shown()
         self.press('Full Screen')
         wait_for(lambda: self.js('global._ga.checked("Full Screen")'), 2, what='Full Screen chosen')
+        # The region goes with the window, over the part of the app it was
+        # drawn on (the preview scales the window to the monitor).
+        screen = self.js('(({x, y, width, height}) => ({x, y, width, height}))'
+                         '(global._gaShell.Main.layoutManager.primaryMonitor)')
+        carried = self.region_shown()
+        expected = carry(drawn, before, screen)
+        if max(abs(a - b) for a, b in zip(carried, expected)) > 3:
+            raise AssertionError(f'Full Screen: region {drawn} on the window at {before} became {carried}, '
+                                 f'expected {expected} (the same part of the window full screen)')
+        # Control: As It Is again puts it back where it was drawn.
+        self.press('As It Is')
+        back = self.region_shown()
+        self.press('Full Screen')
+        if max(abs(a - b) for a, b in zip(back, drawn)) > 1:
+            raise AssertionError(f'As It Is again: the region is {back}, drawn {drawn}')
         self.start_and_wait(regions=1)
+        (x, y, width, height), = [tuple(int(v) for v in r) for r in self.c.prop('DisabledRegions')]
+        if max(abs(a - b) for a, b in zip((x, y, width, height), carried)) > 1:
+            raise AssertionError(f'DisabledRegions {(x, y, width, height)}, the sheet showed {carried}')
         # Full screen as a person sees it: the window fills the monitor (the
         # state comes first, the client's new size a moment later).
         monitor = self.js('(({width, height}) => [width, height])(global._gaShell.Main.layoutManager.primaryMonitor)')
@@ -335,8 +387,19 @@ class StartSheetCases:
         geometry = ('x', 'y', 'width', 'height')
         wait_for(lambda: all(self.c.window('app-a')[k] == before[k] for k in geometry), 5,
                  what=f'app-a back at {[before[k] for k in geometry]}')
-        return f'{during["width"]}×{during["height"]} during, {before["width"]}×{before["height"]} ' \
-               f'at {before["x"]},{before["y"]} again after End'
+        return f'region {drawn} → {carried} with the window; {during["width"]}×{during["height"]} during, ' \
+               f'{before["width"]}×{before["height"]} at {before["x"]},{before["y"]} again after End'
+
+    def region_shown(self):
+        """The sheet's one region, (x, y, width, height) in stage pixels, from
+        its accessible name ("Switched-off region 1: W × H at X, Y")."""
+        names = self.js('global._ga.namedLike("Switched-off region")')
+        if len(names) != 1:
+            raise AssertionError(f'the sheet shows regions {names}, expected one')
+        size, place = names[0].split(': ')[1].split(' at ')
+        width, height = (int(v) for v in size.split(' × '))
+        x, y = (int(v) for v in place.split(', '))
+        return (x, y, width, height)
 
     def keyboard_only(self):
         """Opened, filled in and started with the keyboard alone: a region
@@ -405,8 +468,22 @@ class StartSheetCases:
                 self.press('Time Limit')
             a11y.wait(lambda: a11y.find(sheet, 'push button', 'Remove this region') is not None, 5,
                       'the region on the accessibility bus')
-            return self.walk(a11y, sheet, 'start sheet',
+            line = self.walk(a11y, sheet, 'start sheet',
                              ('Keyboards', 'Full Screen', 'Add Region', 'Remove this region', 'Start'))
+            # Down the options with Tab: each control scrolled into view whole,
+            # clear of the faded edges.
+            self.js('global._ga.focus("Sleep Button")')
+            seen, faded = 0, []
+            for _ in range(40):
+                where = self.js('global._ga.focusInOptions()')
+                if where is not None:
+                    seen += 1
+                    if not where['clear']:
+                        faded.append(where)
+                self.key('Tab')
+            if seen < 15 or faded:
+                raise AssertionError(f'of {seen} options focused with Tab, under the fade or cut: {faded}')
+            return line
         finally:
             self.key('Escape')
             self.wait_closed()

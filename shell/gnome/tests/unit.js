@@ -15,6 +15,7 @@ import {bindingAllowed, OWN_WINDOW_BINDINGS, VOLUME_KEYSYMS} from '../guided-acc
 import {RelaunchBudget} from '../guided-access@guidedaccess.org/lib/relaunchBudget.js';
 import {Overrides} from '../guided-access@guidedaccess.org/lib/overrides.js';
 import * as geometry from '../guided-access@guidedaccess.org/lib/regionGeometry.js';
+import {followRange} from '../guided-access@guidedaccess.org/lib/optionControls.js';
 import {choicesFrom, startOptions, splitTime, joinTime, SYSTEM_RESTRICTIONS} from '../guided-access@guidedaccess.org/lib/sheetOptions.js';
 import {autoLockChoices, checkShortcut, restrictionsByApp} from '../guided-access@guidedaccess.org/lib/settingsModel.js';
 import {SOUND_KEY, SPEECH_KEY, THEME_SOUND, TimeAlerts, spokenTimeLeft} from '../guided-access@guidedaccess.org/lib/timeAlerts.js';
@@ -215,6 +216,35 @@ await test('the presentation decides where the preview shows the window', () => 
     expect(JSON.stringify(geometry.presentedRect('as-is', frame, work, monitor)) === JSON.stringify(frame), 'as-is moved');
     expect(geometry.presentedRect('maximized', frame, work, monitor).y === 32, 'maximized is not the work area');
     expect(geometry.presentedRect('fullscreen', frame, work, monitor).height === 800, 'full screen is not the monitor');
+});
+
+await test('a region goes with the window when another presentation moves it in the preview', () => {
+    const view = {width: 640, height: 400};
+    const asIs = {x: 5, y: 10, width: 300, height: 200};
+    const full = {x: 0, y: 0, width: 640, height: 400};
+    // The window's top-left quarter, drawn as it is: the same quarter full screen.
+    const drawn = {x: 5, y: 10, width: 150, height: 100};
+    const onFull = geometry.carried(view, drawn, asIs, full);
+    expect(JSON.stringify(onFull) === JSON.stringify({x: 0, y: 0, width: 320, height: 200}), JSON.stringify(onFull));
+    const back = geometry.carried(view, onFull, full, asIs);
+    expect(JSON.stringify(back) === JSON.stringify(drawn), `there and back: ${JSON.stringify(back)}`);
+    // Control: the window where it was, the region where it was.
+    expect(JSON.stringify(geometry.carried(view, drawn, asIs, asIs)) === JSON.stringify(drawn), 'moved in place');
+    // Beside the window, carried out of the view: cut to it, or gone.
+    const beside = geometry.carried(view, {x: 290, y: 10, width: 20, height: 20}, asIs, full);
+    expect(beside.x + beside.width === 640 && beside.x > 600, `left the view: ${JSON.stringify(beside)}`);
+    expect(geometry.carried(view, {x: 320, y: 10, width: 20, height: 20}, asIs, full) === null, 'kept outside the view');
+});
+
+await test('a focused option is scrolled clear of the faded edges', () => {
+    // Page 400, fade 68 + 12: a row of 50 at 1000 wants the value within [1000-80, 1000+50+80-400].
+    const [top, bottom] = followRange(1000, 50, 400, 80);
+    expect(top === 920 && bottom === 730, `${top} ${bottom}`);
+    // A row taller than the page less both margins: seen from its top, no margin it cannot have.
+    const [tallTop, tallBottom] = followRange(1000, 390, 400, 80);
+    expect(tallTop === 995 && tallBottom === 995, `${tallTop} ${tallBottom}`);
+    const [hugeTop] = followRange(1000, 500, 400, 80);
+    expect(hugeTop === 1000, `${hugeTop}`);
 });
 
 await test('the sheet opens with the last options, else the defaults, and Start gets them all', () => {

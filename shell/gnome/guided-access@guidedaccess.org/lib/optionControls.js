@@ -20,6 +20,21 @@ export class OptionControls {
             this.actor.add_actor(this._box);
         else
             this.actor.set_child(this._box);
+        this._nameScrollBars();
+    }
+
+    // The scroll bars' handles are buttons with no name, which a screen
+    // reader lists as "button" and nothing more; each says what it scrolls.
+    _nameScrollBars() {
+        const {_, St} = this._deps;
+        const handles = bar => bar ? [bar, ...bar.get_children().flatMap(child => handles(child))] : [];
+        for (const [bar, name] of [[this.actor.vscroll, _('Scroll the options')],
+            [this.actor.hscroll, _('Scroll the options sideways')]]) {
+            for (const actor of handles(bar)) {
+                if (actor instanceof St.Button)
+                    actor.accessible_name = name;
+            }
+        }
     }
 
     heading(text) {
@@ -48,6 +63,10 @@ export class OptionControls {
         // bare .toggle-switch has no size from GNOME 47 on).
         const toggle = new PopupMenu.Switch(Boolean(on));
         toggle.y_align = Clutter.ActorAlign.CENTER;
+        // The row is the check box a screen reader reads (named, checked);
+        // the switch inside it only draws that, and would be a second,
+        // nameless check box.
+        toggle.accessible_role = Atk.Role.REDUNDANT_OBJECT;
         box.add_child(toggle);
         row.set_child(box);
         let state = null;
@@ -151,21 +170,43 @@ export class OptionControls {
         return actor;
     }
 
-    // Scrolls the column so that a control that gets the keyboard focus is seen.
+    // Scrolls the column so that a control that gets the keyboard focus is
+    // seen whole and clear of the faded edges (the theme's vfade), with a
+    // little room beyond: scrolling only just far enough left it half
+    // faded at the edge.
     _follow(actor) {
         actor.connect('key-focus-in', () => {
             // GNOME 46 moved the adjustment from the scroll bar to the view.
             const adjustment = this.actor.vadjustment ?? this.actor.vscroll.adjustment;
             const [, y] = actor.get_transformed_position();
             const [, top] = this._box.get_transformed_position();
-            const offset = y - top;
-            const [value, , , , , page] = adjustment.get_values();
-            if (offset < value)
-                adjustment.set_value(offset);
-            else if (offset + actor.height > value + page)
-                adjustment.set_value(offset + actor.height - page);
+            const [value, lower, upper, , , page] = adjustment.get_values();
+            const [from, to] = followRange(y - top, actor.height, page, this._fade() + FOCUS_ROOM);
+            if (from < value)
+                adjustment.set_value(Math.max(lower, from));
+            else if (to > value)
+                adjustment.set_value(Math.min(upper - page, to));
         });
     }
+
+    // How far the theme fades the column's edges (0 without a fade).
+    _fade() {
+        const node = this.actor.get_theme_node?.();
+        return node ? node.get_length('-st-vfade-offset') : 0;
+    }
+}
+
+// Room kept between a focused control and the faded edge, in pixels.
+const FOCUS_ROOM = 12;
+
+// Where to scroll so that a control at `offset` of `height` in the column
+// is seen whole with `margin` above and below, on a page of `page` pixels:
+// [top, bottom], the scroll value being at most top and at least bottom. A
+// margin that does not fit shrinks to what does, so a control taller than
+// the page is still seen from its top.
+export function followRange(offset, height, page, margin) {
+    const room = Math.max(0, Math.min(margin, (page - height) / 2));
+    return [offset - room, offset + height + room - page];
 }
 
 // Shows `checked` on a widget: its :checked style (the switch's look, a

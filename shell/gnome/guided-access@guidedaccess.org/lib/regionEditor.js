@@ -6,7 +6,7 @@
 // grows and shrinks with Shift+arrows and goes with Delete. The regions are
 // kept in view coordinates; regions() gives them in stage pixels.
 
-import {bigEnough, dragRect, moved, resized, toStage, toView} from './regionGeometry.js';
+import {bigEnough, carried, dragRect, moved, resized, toStage, toView} from './regionGeometry.js';
 
 // The regions' outline: the one colour of the sheet that is not the theme's.
 const REGION_STYLE = 'background-color: rgba(255, 64, 64, 0.18); border: 2px solid rgba(255, 64, 64, 0.9);';
@@ -62,6 +62,22 @@ export class RegionEditor {
             this._remove(region, false);
         for (const rect of stageRects)
             this._add(toView(this._view, rect));
+    }
+
+    // The window moved in the preview from `from` to `to` (view
+    // rectangles: another presentation chosen); each region goes with it,
+    // so it stays on the part of the app it was drawn on. One left with
+    // nothing inside the preview goes.
+    carry(from, to) {
+        for (const region of [...this._regions]) {
+            const rect = carried(this._view, region.rect, from, to);
+            if (rect === null) {
+                this._remove(region, false);
+            } else {
+                region.rect = rect;
+                this._place(region);
+            }
+        }
     }
 
     // A region in the middle of the preview, focused, for the keyboard.

@@ -78,6 +78,21 @@ export function resized(view, rect, corner, dx, dy) {
     return {x: left, y: top, width: right - left, height: bottom - top};
 }
 
+// `rect` carried along with the window it was drawn on, from where the
+// window was shown (`from`) to where it is shown now (`to`): the same part
+// of the window, scaled as the preview scales the window, cut to the view
+// (null when nothing of it is left inside).
+export function carried(view, rect, from, to) {
+    const kx = to.width / from.width, ky = to.height / from.height;
+    const left = Math.max(0, to.x + (rect.x - from.x) * kx);
+    const top = Math.max(0, to.y + (rect.y - from.y) * ky);
+    const right = Math.min(view.width, to.x + (rect.x + rect.width - from.x) * kx);
+    const bottom = Math.min(view.height, to.y + (rect.y + rect.height - from.y) * ky);
+    if (right - left < 1 || bottom - top < 1)
+        return null;
+    return {x: left, y: top, width: right - left, height: bottom - top};
+}
+
 export function bigEnough(rect) {
     return rect.width >= MIN_REGION && rect.height >= MIN_REGION;
 }

@@ -44,6 +44,54 @@ function accessibleLabel({Gtk}, widget, text) {
     widget.update_property([Gtk.AccessibleProperty.LABEL], [text]);
 }
 
+// Names for the parts libadwaita builds without one, which a screen reader
+// would read by their type ("GtkImage, button", "GtkSearchEntry",
+// "GtkScrollbar"): the preferences window's search entry, each page's
+// scroll bars and the password rows' "show" buttons. Found by walking the
+// widgets, as these are inside libadwaita's own templates.
+function nameToolkitParts(deps, window) {
+    const {Adw, Gtk, _} = deps;
+    const visit = (widget, page) => {
+        if (widget instanceof Adw.PreferencesPage)
+            page = widget.title;
+        if (widget instanceof Gtk.SearchEntry) {
+            accessibleLabel(deps, widget, _('Search settings'));
+        } else if (widget instanceof Gtk.Scrollbar) {
+            const vertical = widget.orientation === Gtk.Orientation.VERTICAL;
+            const label = page
+                ? format(vertical ? _('Scroll the %s page') : _('Scroll the %s page sideways'), page)
+                : vertical ? _('Scroll the search results') : _('Scroll the search results sideways');
+            accessibleLabel(deps, widget, label);
+        } else if (widget instanceof Gtk.Button && !widget.label && isInside(widget, Adw.PasswordEntryRow)) {
+            namePeekButton(deps, widget);
+        }
+        for (let child = widget.get_first_child(); child !== null; child = child.get_next_sibling())
+            visit(child, page);
+    };
+    visit(window, '');
+}
+
+function isInside(widget, type) {
+    for (let parent = widget.get_parent(); parent !== null; parent = parent.get_parent()) {
+        if (parent instanceof type)
+            return true;
+    }
+    return false;
+}
+
+// The eye button of a password row says what pressing it does, as its
+// icon shows it (libadwaita changes the icon when the passcode is shown;
+// some versions on the button, some on the image inside it).
+function namePeekButton(deps, button) {
+    const {Gtk, _} = deps;
+    const icon = () => button.icon_name ?? (button.child instanceof Gtk.Image ? button.child.icon_name : null);
+    const update = () => accessibleLabel(deps, button,
+        icon() === 'view-conceal-symbolic' ? _('Hide the passcode') : _('Show the passcode'));
+    button.connect('notify::icon-name', update);
+    button.connect('clicked', update);
+    update();
+}
+
 // An Adw.ActionRow with a switch. The row's title names the switch: as its
 // activatable widget the switch is "labelled by" the title (which is also
 // why a second, own label would make a screen reader say it twice).
@@ -489,6 +537,7 @@ class SettingsWindow {
 
         window.add(general);
         window.add(apps);
+        nameToolkitParts(deps, window);
         window.set_default_size(640, 760);
         this._connect();
     }

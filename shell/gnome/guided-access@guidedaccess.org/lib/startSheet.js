@@ -187,6 +187,7 @@ export class StartSheet {
         const buffer = plainRect(window.get_buffer_rect());
         const shown = presentedRect(this._choice.presentation, frame,
             plainRect(Main.layoutManager.getWorkAreaForMonitor(window.get_monitor())), plainRect(monitor));
+        this._shownInView = toView(view, shown);
         // The frame goes where it will be; the shadows around it follow.
         const kx = shown.width / frame.width, ky = shown.height / frame.height;
         const place = toView(view, {
@@ -225,8 +226,13 @@ export class StartSheet {
         options.choiceRow(_('Presentation'), [
             ['as-is', _('As It Is')], ['maximized', _('Maximized')], ['fullscreen', _('Full Screen')],
         ], choice.presentation, value => {
+            // Regions are drawn on the app as it will be shown: when the
+            // window moves for another presentation, they move with it.
+            const from = this._shownInView;
             choice.presentation = value;
             this._showPreview();
+            this._editor.carry(from, this._shownInView);
+            choice.regions = this._editor.regions();
         });
         options.heading(_('Display Auto-Lock'));
         const autoLock = [[AUTO_LOCK_DESKTOP, _('The Desktop\'s Own')], [AUTO_LOCK_NEVER, _('Never')]];
@@ -296,6 +302,7 @@ export class StartSheet {
             const field = new St.PasswordEntry({
                 can_focus: true, hint_text: label, style: 'min-width: 16em;', accessible_name: label,
             });
+            nameText(field.clutter_text, label);
             page.add_child(field);
             return field;
         };
@@ -357,6 +364,17 @@ export class StartSheet {
             },
         ]);
     }
+}
+
+// Names the text inside an entry: it, not the entry, has the keyboard
+// focus, so a screen reader reads its name ("password text" and nothing
+// more without one). Clutter actors have accessible_name from GNOME 46 on;
+// before, their accessible object is named.
+function nameText(text, name) {
+    if ('accessible_name' in text)
+        text.accessible_name = name;
+    else
+        text.get_accessible()?.set_name(name);
 }
 
 // A Meta.Rectangle (whose fields a spread does not copy) as a plain object.
