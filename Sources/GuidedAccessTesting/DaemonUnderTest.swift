@@ -38,7 +38,8 @@ public final class DaemonUnderTest: Sendable {
         public var passcodeCost: Int?
         /// Run the daemon as nobody (65534), with a state directory nobody owns.
         public var asNobody = false
-        /// `managed.json`'s text; nil: no file.
+        /// `managed.json`'s text; nil: an empty policy (`{}`): the daemon
+        /// is always named one, and refuses to start when it is missing.
         public var managedConfig: String?
         /// Added to the daemon's environment; desktop settings stay in its memory unless this says otherwise.
         public var environment = DaemonCommandLine.environment
@@ -117,7 +118,10 @@ public final class DaemonUnderTest: Sendable {
         if options.asNobody, chown(state.path, ProcessRunner.unprivilegedID, ProcessRunner.unprivilegedID) != 0 {
             throw DaemonFixture.Failure("cannot chown \(state.path) to nobody")
         }
-        if let text = options.managedConfig { try writeManagedConfig(text, to: managedConfig(in: directory)) }
+        let managed = managedConfig(in: directory)
+        if options.managedConfig != nil || !FileManager.default.fileExists(atPath: managed.path) {
+            try writeManagedConfig(options.managedConfig ?? "{}", to: managed)
+        }
     }
 
     private static func stateDirectory(in directory: URL) -> URL { directory.appendingPathComponent("state") }

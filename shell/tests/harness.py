@@ -91,6 +91,12 @@ class TestSession:
             argv += ['--setenv', f'{name}={value}']
         with open(f'{work}/polkit.rules', 'w') as f:
             f.write(polkit_rules)
+        # The daemon refuses to start when the managed config it is named is
+        # missing: an empty policy (no administrator's settings) unless a
+        # suite wrote its own.
+        if not os.path.exists(f'{work}/managed.json'):
+            with open(f'{work}/managed.json', 'w') as f:
+                f.write('{}\n')
         # Its own session: Ctrl+C reaches the suite, which then closes its
         # stdin. What the bus activates inherits the working directory: one
         # nobody can read, not the checkout.
