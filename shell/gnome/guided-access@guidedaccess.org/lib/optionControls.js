@@ -25,15 +25,15 @@ export class OptionControls {
 
     // The scroll bars' handles are buttons with no name, which a screen
     // reader lists as "button" and nothing more; each says what it scrolls.
+    // The bars are found among the view's children (GNOME 46 no longer
+    // gives them as properties).
     _nameScrollBars() {
         const {_, St} = this._deps;
-        const handles = bar => bar ? [bar, ...bar.get_children().flatMap(child => handles(child))] : [];
-        for (const [bar, name] of [[this.actor.vscroll, _('Scroll the options')],
-            [this.actor.hscroll, _('Scroll the options sideways')]]) {
-            for (const actor of handles(bar)) {
-                if (actor instanceof St.Button)
-                    actor.accessible_name = name;
-            }
+        const inside = actor => [actor, ...actor.get_children().flatMap(inside)];
+        for (const bar of this.actor.get_children().filter(child => child instanceof St.ScrollBar)) {
+            const name = bar.vertical ? _('Scroll the options') : _('Scroll the options sideways');
+            for (const handle of inside(bar).filter(actor => actor instanceof St.Button))
+                handle.accessible_name = name;
         }
     }
 
