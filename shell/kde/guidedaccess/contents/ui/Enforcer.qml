@@ -135,6 +135,7 @@ Item {
         sourceComponent: ShortcutBlock { bus: sessionBus; onBlocked: root.loadGesture() }
     }
     Loader {
+        id: surround
         active: root.enforcing
         sourceComponent: SurroundShield {
             windows: kwinWindows
@@ -179,6 +180,17 @@ Item {
             appKeeper.item !== null && appKeeper.item.unreachable) || ''
         active: reason !== ''
         sourceComponent: ExpiryShield { desktopRect: kwinWindows.desktopRect; area: root.appArea; reason: shield.reason }
+    }
+
+    // The shield's message stays above the surround shield's windows, which
+    // are remade when the time left goes at expiry.
+    Connections {
+        target: surround.item
+        ignoreUnknownSignals: true
+        function onRectsChanged() {
+            if (shield.item)
+                shield.item.raiseMessage();
+        }
     }
 
     Component.onCompleted: {

@@ -76,5 +76,23 @@ Item {
         onTriggered: note.visible = true
     }
 
+    // Shows the message again, so that it lies above windows of ours shown
+    // since: the surround shield's, remade when its rects change, which
+    // show a moment later (Blocker.qml), hence the delay.
+    function raiseMessage() {
+        reshow.restart();
+    }
+
+    Timer {
+        id: reshow
+        interval: 50
+        onTriggered: {
+            if (note.visible) {
+                note.visible = false;
+                note.visible = true;
+            }
+        }
+    }
+
     Component.onCompleted: console.log('Guided Access: shield shown: ' + reason)
 }
