@@ -677,6 +677,11 @@ class StartSheetCases:
         shutil.rmtree(f'{work}/state/guided-access', ignore_errors=True)
         os.unlink(f'{work}/hold-daemon')
         wait_for(lambda: self.c.prop('Version'), 10, what='the daemon to come back')
+        # The extension has seen the new daemon (and its PasscodeSet false)
+        # once it registered again: a sheet opened before that may still
+        # think a passcode is set and start without asking (seen on GNOME 48
+        # with the at-spi walk slowing the shell).
+        wait_for(lambda: 'gnome-shell' in dict(self.c.prop('Enforcers')), 10, what='the extension to register again')
         # The apps register again only when restarted; the sheet needs none here.
 
     # -- figures --------------------------------------------------------------
