@@ -15,6 +15,7 @@ import {formatRemaining, remainingSeconds} from '../common/session.js';
 import {TriplePress} from './triplePress.js';
 import {TimePill} from './timePill.js';
 import {openOnMonitor} from './monitorDialog.js';
+import {nameText} from './accessibleText.js';
 
 export const SHORTCUT_KEY = 'end-shortcut';
 
@@ -142,6 +143,7 @@ export class SessionUI {
     _newDialog(title, body) {
         const {St, ModalDialog} = this._deps;
         const dialog = new ModalDialog.ModalDialog({styleClass: 'guided-access-dialog'});
+        dialog.accessible_name = title;
         dialog.contentLayout.add_child(new St.Label({
             text: title, style: 'font-weight: bold; font-size: 14pt; padding-bottom: 8px;',
         }));
@@ -169,8 +171,9 @@ export class SessionUI {
         if (session.passcodeSet) {
             entry = new St.PasswordEntry({
                 name: 'guided-access-passcode', can_focus: true, hint_text: _('Passcode'),
-                style: 'min-width: 16em;',
+                accessible_name: _('Passcode'), style: 'min-width: 16em;',
             });
+            nameText(entry.clutter_text, _('Passcode'));
             dialog.contentLayout.add_child(entry);
         }
         dialog.contentLayout.add_child(message);

@@ -19,6 +19,7 @@ import {
 } from './sheetOptions.js';
 import {OptionControls} from './optionControls.js';
 import {openOnMonitor} from './monitorDialog.js';
+import {nameText} from './accessibleText.js';
 
 const SHEET_MARGIN = 48;
 const OPTIONS_WIDTH = 380;
@@ -364,17 +365,6 @@ export class StartSheet {
             },
         ]);
     }
-}
-
-// Names the text inside an entry: it, not the entry, has the keyboard
-// focus, so a screen reader reads its name ("password text" and nothing
-// more without one). Clutter actors have accessible_name from GNOME 46 on;
-// before, their accessible object is named.
-function nameText(text, name) {
-    if ('accessible_name' in text)
-        text.accessible_name = name;
-    else
-        text.get_accessible()?.set_name(name);
 }
 
 // A Meta.Rectangle (whose fields a spread does not copy) as a plain object.
