@@ -166,10 +166,22 @@ class LayoutCases:
         time.sleep(0.1)
 
     def place(self, app, index):
-        """Puts `app`'s window on monitor `index` and gives it the focus."""
+        """Puts `app`'s window on monitor `index`, gives it the focus and
+        waits until it has settled there: a window moved to a monitor of
+        another scale is drawn again at that scale, and a click before that
+        may reach nothing."""
         self.js(f'global._ga.toMonitor("{app}", {index})')
         wait_for(lambda: self.js(f'global._ga.monitorOf("{app}")') == index, 5, what=f'{app} on monitor {index}')
         self.activate(app)
+        seen = []
+
+        def settled():
+            seen.append(self.window(app))
+            return len(seen) >= 3 and seen[-1] == seen[-2] == seen[-3]
+        wait_for(settled, 5, 0.15, what=f'{app} to settle on monitor {index}')
+        x, y = centre(seen[-1])
+        self.js(f'global._ga.move({x}, {y})')
+        time.sleep(0.2)
 
     @property
     def last(self):
