@@ -8,11 +8,12 @@
 #include <gio/gdesktopappinfo.h>
 
 /* g_signal_connect is a macro, which Swift does not import; this is the
-   same call as a function, for handlers that take (object, string, data). */
-static inline gulong cgio_connect_changed(gpointer instance,
-                                          void (*handler)(GSettings *, const gchar *, gpointer),
-                                          gpointer data) {
-    return g_signal_connect_data(instance, "changed", G_CALLBACK(handler), data, NULL, 0);
+   same call as a function, for GSettings' per-key signals ("changed",
+   "writable-changed"), whose handlers take (object, key, data). */
+static inline gulong cgio_connect_key_signal(gpointer instance, const gchar *signal,
+                                             void (*handler)(GSettings *, const gchar *, gpointer),
+                                             gpointer data) {
+    return g_signal_connect_data(instance, signal, G_CALLBACK(handler), data, NULL, 0);
 }
 
 /* The type name of GIO's default settings backend (DConfSettingsBackend,

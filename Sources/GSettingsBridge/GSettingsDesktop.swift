@@ -103,6 +103,12 @@ public final class GSettingsDesktop: DesktopSettings, @unchecked Sendable {
         featureKeys[feature].map { "gsettings:\($0.key)" } ?? "service"
     }
 
+    /// From the cache: never waits for the GLib thread.
+    public func isLocked(_ feature: Feature) -> Bool {
+        guard let setting = featureKeys[feature] else { return false }
+        return cache.withLock { $0[setting.key]?.writable } == false
+    }
+
     // MARK: A session's demands: system restrictions and auto-lock
 
     /// The keys that enforce `restriction`, less those the store did not keep.

@@ -43,16 +43,19 @@ final class InstalledSettings {
     func type(of key: SettingKey) -> String? { types[key] }
 
     /// Calls `handler(key)` on this thread whenever any installed key of
-    /// `schema` changes, by anyone.
+    /// `schema` changes, by anyone, in value or in writability (a dconf
+    /// lock added or removed).
     func watch(schema: String, _ handler: @escaping (SettingKey) -> Void) {
         guard let object = settings[schema] else { return }
         let box = Unmanaged.passRetained(ChangeHandler(schema: schema, handler))
         handlers.append(box)
-        _ = cgio_connect_changed(UnsafeMutableRawPointer(object), { _, key, data in
-            guard let key, let data else { return }
-            let handler = Unmanaged<ChangeHandler>.fromOpaque(data).takeUnretainedValue()
-            handler.call(SettingKey(handler.schema, String(cString: key)))
-        }, box.toOpaque())
+        for signal in ["changed", "writable-changed"] {
+            _ = cgio_connect_key_signal(UnsafeMutableRawPointer(object), signal, { _, key, data in
+                guard let key, let data else { return }
+                let handler = Unmanaged<ChangeHandler>.fromOpaque(data).takeUnretainedValue()
+                handler.call(SettingKey(handler.schema, String(cString: key)))
+            }, box.toOpaque())
+        }
     }
 
     /// Schemas with at least one installed key.
@@ -76,7 +79,7 @@ final class InstalledSettings {
         CachedSetting(decoded: decodedValue(of: key), userValue: userValueText(of: key), text: value(of: key).map { value in
             defer { g_variant_unref(value) }
             return text(value)
-        })
+        }, writable: settings[key.schema].map { g_settings_is_writable($0, key.key) != 0 } ?? false)
     }
 
     /// True when the store holds `text` for `key`, or the key at its default when `text` is nil.
@@ -181,6 +184,8 @@ struct CachedSetting: Equatable, Sendable {
     var userValue: String?
     /// The current value in text form, for messages.
     var text: String?
+    /// False while the store refuses writes to the key (a dconf lock).
+    var writable: Bool
 }
 
 /// Why a setting could not be written.

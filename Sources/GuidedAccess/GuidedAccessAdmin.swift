@@ -124,9 +124,12 @@ public final class GuidedAccessAdmin: Sendable {
 
     // MARK: Restrictions
 
-    /// Every known custom restriction (`List`).
+    /// Every known custom restriction (`List`), each marked when managed.json forces its state (`Forced`).
     public func restrictions() async throws -> [GuidedAccessRestrictionInfo] {
-        try await request { try await $0.call(Contract.Restrictions.list) }.map(GuidedAccessRestrictionInfo.init)
+        let rows = try await request { try await $0.call(Contract.Restrictions.list) }
+        let properties = try await request { try await $0.getAll(ServiceInterface.restrictions.name) }
+        let forced = Set(Contract.Restrictions.forced.value(in: properties) ?? [])
+        return rows.map { GuidedAccessRestrictionInfo($0, isForced: forced.contains($0.identifier)) }
     }
 
     /// The state of one restriction (`GetState`).
@@ -156,9 +159,11 @@ public final class GuidedAccessAdmin: Sendable {
     public func features() async throws -> [GuidedAccessFeatureInfo] {
         let properties = try await request { try await $0.getAll(ServiceInterface.features.name) }
         let sources = Contract.Features.sources.value(in: properties) ?? [:]
+        let locks = Contract.Features.locked.value(in: properties) ?? [:]
         return AccessibilityFeature.allCases.compactMap { feature in
             guard let enabled = Contract.Features.enabled(feature).value(in: properties) else { return nil }
-            return GuidedAccessFeatureInfo(feature: feature, isEnabled: enabled, source: sources[feature.rawValue] ?? "")
+            return GuidedAccessFeatureInfo(feature: feature, isEnabled: enabled, source: sources[feature.rawValue] ?? "",
+                                           lockedBy: locks[feature.rawValue])
         }
     }
 
@@ -412,14 +417,17 @@ public struct GuidedAccessRestrictionInfo: Sendable, Hashable {
     public var app: String
     /// Its registering connection is still alive.
     public var isRegistered: Bool
+    /// managed.json sets its state; nobody can change it.
+    public var isForced: Bool
 
-    init(_ row: RestrictionRow) {
+    init(_ row: RestrictionRow, isForced: Bool) {
         identifier = row.identifier
         text = row.text
         detailText = row.detail
         state = row.state
         app = row.app
         isRegistered = row.registered
+        self.isForced = isForced
     }
 }
 
@@ -429,6 +437,9 @@ public struct GuidedAccessFeatureInfo: Sendable, Hashable {
     public var isEnabled: Bool
     /// `service`, `gsettings:SCHEMA/KEY`, `atspi`, ...
     public var source: String
+    /// Who keeps it from changing: `managed` (managed.json's
+    /// `LockedFeatures`) or `desktop` (a dconf lock); nil when nobody does.
+    public var lockedBy: String?
 }
 
 /// A signal from the service.

@@ -107,6 +107,10 @@ public enum Contract {
         }
         /// Where each feature's value lives on this desktop (e.g. a GSettings key).
         public static let sources = PropertyDeclaration<[String: String]>(name, "Sources")
+        /// Features nobody can switch, and who holds each: `managed` (the
+        /// administrator's `LockedFeatures` in managed.json) or `desktop`
+        /// (the desktop's settings store will not write it: a dconf lock).
+        public static let locked = PropertyDeclaration<[String: String]>(name, "Locked")
 
         public static let setFeature = MethodDeclaration<String, Bool, Void>(name, "SetFeature", in: ["feature", "enabled"])
         public static let configureForGuidedAccess = MethodDeclaration<[String], Bool, Void>(
@@ -125,6 +129,8 @@ public enum Contract {
         public static let setState = MethodDeclaration<String, String, Void>(name, "SetState", in: ["identifier", "state"])
         public static let reset = MethodDeclaration<[String], Void>(name, "Reset", in: ["identifiers"])
         public static let list = MethodDeclaration<[RestrictionRow]>(name, "List", out: "restrictions")
+        /// Identifiers whose state the administrator fixes in managed.json.
+        public static let forced = PropertyDeclaration<[String]>(name, "Forced")
 
         public static let restrictionChanged = SignalDeclaration<String, String>(
             name, "RestrictionChanged", ["identifier", "state"])

@@ -63,6 +63,13 @@ public protocol FeatureValueSource: AnyObject {
     /// Where the value lives, for the `Sources` property: `service`,
     /// `gsettings:SCHEMA/KEY`, `atspi`, ...
     func sourceDescription(of feature: Feature) -> String
+    /// True when the store will not let the value change (a dconf lock).
+    func isLocked(_ feature: Feature) -> Bool
+}
+
+extension FeatureValueSource {
+    /// A store of the service's own never refuses a write.
+    public func isLocked(_ feature: Feature) -> Bool { false }
 }
 
 /// The service's own store, for features the desktop does not keep.

@@ -19,6 +19,18 @@ extension GuidedAccessModel {
         Dictionary(uniqueKeysWithValues: Feature.allCases.map { ($0, source(of: $0).sourceDescription(of: $0)) })
     }
 
+    /// `Locked`: feature → who holds it, `managed` (managed.json's
+    /// `LockedFeatures`) or `desktop` (its store will not write it).
+    public var featureLocks: [Feature: String] {
+        Feature.allCases.reduce(into: [:]) { locks, feature in
+            if managedConfig.lockedFeatures[feature] != nil {
+                locks[feature] = "managed"
+            } else if source(of: feature).isLocked(feature) {
+                locks[feature] = "desktop"
+            }
+        }
+    }
+
     /// `SetFeature`: throws `permissionDenied` when locked, `failed` when the
     /// backing store refuses.
     public func setFeature(_ feature: Feature, enabled: Bool) throws(DomainError) -> [ModelChange] {
@@ -60,6 +72,11 @@ extension GuidedAccessModel {
             if let locked = managedConfig.lockedFeatures[feature], locked != enabled {
                 throw .permissionDenied(
                     "\(feature.name) is locked \(locked ? "on" : "off") by the administrator in managed.json; change it there")
+            }
+            let source = source(of: feature)
+            if source.isLocked(feature), featureValue(feature) != enabled {
+                throw .permissionDenied("\(feature.name) is locked by the administrator in the desktop's settings "
+                                        + "(\(source.sourceDescription(of: feature)), e.g. a dconf lock); lift the lock there")
             }
         }
     }

@@ -15,6 +15,9 @@ extension GuidedAccessService {
                     Dictionary(uniqueKeysWithValues: model.featureSourceDescriptions.map { ($0.key.name, $0.value) })
                 }
             },
+            .property(Contract.Features.locked) {
+                self.read { model in Dictionary(uniqueKeysWithValues: model.featureLocks.map { ($0.key.name, $0.value) }) }
+            },
             .method(Contract.Features.setFeature) { call, name, enabled in
                 try await self.authorized(call, audit: "set-feature", target: "\(name)=\(enabled)", required: { _ in
                     _ = try Feature(parsing: name)

@@ -196,7 +196,9 @@ public final class GuidedAccessService: Sendable {
                 try bus.emit(ObjectPath.guidedAccess, Contract.Restrictions.restrictionChanged, identifier, state.rawValue)
                 restrictionPropertiesChanged(identifier, on: bus)
             case .featureChanged(let feature, _):
-                bus.propertiesChanged(ObjectPath.guidedAccess, ServiceInterface.features.name, [Contract.Features.enabled(feature).name])
+                // A dconf lock comes and goes with a change of the key's writability, announced as a change of the key.
+                bus.propertiesChanged(ObjectPath.guidedAccess, ServiceInterface.features.name,
+                                      [Contract.Features.enabled(feature).name, Contract.Features.locked.name])
             case .timeLimitWarning(let secondsLeft):
                 try bus.emit(ObjectPath.guidedAccess, Contract.Session.timeLimitWarning, secondsLeft)
             case .timeExpired:

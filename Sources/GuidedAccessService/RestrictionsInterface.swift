@@ -47,6 +47,7 @@ extension GuidedAccessService {
                 _ = try await self.identify(call)
                 return self.read { $0.restrictions().map(RestrictionRow.init) }
             },
+            .property(Contract.Restrictions.forced) { self.read { $0.managedConfig.restrictions.keys.sorted() } },
             .signal(Contract.Restrictions.restrictionChanged),
         ])
     }

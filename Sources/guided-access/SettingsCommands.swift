@@ -19,13 +19,14 @@ struct Restrictions: AsyncParsableCommand {
             if json {
                 try emitJSON(restrictions.map {
                     ["identifier": $0.identifier, "text": $0.text, "detail": $0.detailText, "state": $0.state,
-                     "app": $0.app, "registered": $0.isRegistered] as [String: Any]
+                     "forced": $0.isForced, "app": $0.app, "registered": $0.isRegistered] as [String: Any]
                 })
             } else if restrictions.isEmpty {
                 emit("No custom restrictions are known. Apps declare them while they run.")
             } else {
                 emit(table([["IDENTIFIER", "STATE", "REGISTERED", "APP", "TEXT"]] + restrictions.map {
-                    [$0.identifier, $0.state, $0.isRegistered ? "yes" : "no", $0.app.isEmpty ? "-" : $0.app, $0.text]
+                    [$0.identifier, $0.isForced ? "\($0.state) (forced by managed.json)" : $0.state,
+                     $0.isRegistered ? "yes" : "no", $0.app.isEmpty ? "-" : $0.app, $0.text]
                 }))
             }
         }
@@ -98,12 +99,24 @@ struct Features: AsyncParsableCommand {
             let features = try await bus.withAdmin { try await $0.features() }
             if json {
                 try emitJSON(features.map {
-                    ["name": $0.feature.rawValue, "enabled": $0.isEnabled, "source": $0.source] as [String: Any]
+                    ["name": $0.feature.rawValue, "enabled": $0.isEnabled, "source": $0.source,
+                     "locked": $0.lockedBy.map { $0 as Any } ?? NSNull()] as [String: Any]
                 })
             } else {
                 emit(table([["FEATURE", "STATE", "SOURCE"]] + features.map {
-                    ["\($0.feature.rawValue) (\($0.feature.kebabName))", $0.isEnabled ? "on" : "off", $0.source]
+                    ["\($0.feature.rawValue) (\($0.feature.kebabName))", Self.state($0), $0.source]
                 }))
+            }
+        }
+
+        /// `on` or `off`, marked when nobody can change it and saying where it is held.
+        static func state(_ feature: GuidedAccessFeatureInfo) -> String {
+            let value = feature.isEnabled ? "on" : "off"
+            switch feature.lockedBy {
+            case nil: return value
+            case "managed": return "\(value) (locked by managed.json)"
+            case "desktop": return "\(value) (locked in the desktop's settings)"
+            case let holder?: return "\(value) (locked: \(holder))"
             }
         }
     }

@@ -93,6 +93,26 @@ struct DesktopSettingsTests {
         #expect(DesktopEnvironment.userDatabaseStamp == userDatabase, "the user's own ~/.config/dconf/user was touched")
     }
 
+    @Test("Locked names a key an administrator locked in dconf (`desktop`) and managed LockedFeatures (`managed`); switching the locked key is refused by name",
+          .enabled(if: canRun && Requirements.canRunPolkit, .polkitReason))
+    func lockedFeatures() async throws {
+        var options = Harness.Options(polkit: .real())
+        options.dconfLocks = ["/org/gnome/desktop/a11y/applications/screen-magnifier-enabled": "true"]
+        options.lockedFeatures = ["BoldText": true]
+        try await withHarness(options) { h in
+            let locked = try await h.connect().property(.features, "Locked", as: [String: String].self)
+            #expect(locked == ["Zoom": "desktop", "BoldText": "managed"], "\(locked)")
+            #expect(try await h.connect().property(.features, "Zoom") == .bool(true), "the system database's value")
+            let refused = try await h.gdbus(.features, "SetFeature", ["'Zoom'", "false"])
+            #expect(!refused.ok && "\(refused)".contains("PermissionDenied")
+                    && "\(refused)".contains("Zoom is locked by the administrator in the desktop's settings"), "\(refused)")
+            #expect(try await h.gsettingsGet("org.gnome.desktop.a11y.applications", "screen-magnifier-enabled") == "true")
+            // An unlocked key reads as before.
+            #expect(try await h.busctlCall(.features, "SetFeature", ["sb", "ScreenReader", "true"]).ok)
+            #expect(try await h.connect().property(.features, "Locked", as: [String: String].self)["ScreenReader"] == nil)
+        }
+    }
+
     @Test("SetFeature and ConfigureForGuidedAccess write each mapped key, both ways",
           .enabled(if: canRun && Requirements.canRunPolkit, .polkitReason))
     func setFeatureWritesTheKey() async throws {

@@ -252,6 +252,36 @@ struct CLITests {
         #expect(await eventually { client.isReduceMotionEnabled && client.isBoldTextEnabled })
     }
 
+    @Test("restrictions list and features list mark what managed.json forces and locks (table and JSON)")
+    func managedMarks() async throws {
+        let fixture = try await ServiceFixture.start(polkit: false, managed: [
+            "Restrictions": ["org.example.cli.kiosk": "deny"], "LockedFeatures": ["BoldText": true]])
+        defer { fixture.stop() }
+        let client = GuidedAccessClient(address: fixture.address)
+        try await client.setRestrictionDelegate(RecordingDelegate(["org.example.cli.kiosk", "org.example.cli.print"]))
+
+        var result = try await fixture.cli(["restrictions", "list"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let kiosk = result.stdout.split(separator: "\n").first { $0.hasPrefix("org.example.cli.kiosk") }
+        let print = result.stdout.split(separator: "\n").first { $0.hasPrefix("org.example.cli.print") }
+        #expect(kiosk?.contains("deny (forced by managed.json)") == true, "\(result.stdout)")
+        #expect(print?.contains("forced") == false, "\(result.stdout)")
+        result = try await fixture.cli(["restrictions", "list", "--json"])
+        let rows = try #require(try Self.json(result.stdout) as? [[String: Any]])
+        #expect(rows.first { $0["identifier"] as? String == "org.example.cli.kiosk" }?["forced"] as? Bool == true)
+        #expect(rows.first { $0["identifier"] as? String == "org.example.cli.print" }?["forced"] as? Bool == false)
+
+        result = try await fixture.cli(["features", "list"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let bold = result.stdout.split(separator: "\n").first { $0.hasPrefix("BoldText") }
+        #expect(bold?.contains("on (locked by managed.json)") == true, "\(result.stdout)")
+        #expect(!result.stdout.contains("ReduceMotion (reduce-motion)  on (locked"), "\(result.stdout)")
+        result = try await fixture.cli(["features", "list", "--json"])
+        let features = try #require(try Self.json(result.stdout) as? [[String: Any]])
+        #expect(features.first { $0["name"] as? String == "BoldText" }?["locked"] as? String == "managed")
+        #expect(features.first { $0["name"] as? String == "Zoom" }?["locked"] is NSNull)
+    }
+
     @Test("monitor prints each signal as one JSON line as it arrives",
           .enabled(if: Requirements.canRunPolkit, .polkitReason))
     func monitor() async throws {

@@ -37,14 +37,15 @@ final class ServiceFixture: Sendable {
 
     private init(_ daemon: DaemonUnderTest) { self.daemon = daemon }
 
-    /// Starts everything; `allowedApplications` goes into managed.json.
-    /// Without `polkit`, the daemon's polkit address leads nowhere, so every
-    /// admin action is denied.
-    static func start(polkit usePolkit: Bool, allowedApplications: [String] = []) async throws -> ServiceFixture {
+    /// Starts everything; `allowedApplications` and the other `managed`
+    /// keys go into managed.json. Without `polkit`, the daemon's polkit
+    /// address leads nowhere, so every admin action is denied.
+    static func start(polkit usePolkit: Bool, allowedApplications: [String] = [],
+                      managed: [String: Any] = [:]) async throws -> ServiceFixture {
         var options = DaemonUnderTest.Options()
         options.polkit = usePolkit ? .real() : .absent
         options.polkitTimeout = 3
-        options.managedConfig = try managedConfig(allowedApplications: allowedApplications)
+        options.managedConfig = try managedConfig(allowedApplications: allowedApplications, managed)
         return ServiceFixture(try await DaemonUnderTest.start(options, in: DaemonUnderTest.makeDirectory(prefix: "ga-client-test")))
     }
 
@@ -59,8 +60,9 @@ final class ServiceFixture: Sendable {
         return try await DaemonFixture.start(configuration)
     }
 
-    private static func managedConfig(allowedApplications: [String]) throws -> String {
-        String(decoding: try JSONSerialization.data(withJSONObject: ["AllowedApplications": allowedApplications]), as: UTF8.self)
+    private static func managedConfig(allowedApplications: [String], _ managed: [String: Any] = [:]) throws -> String {
+        let keys = managed.merging(["AllowedApplications": allowedApplications]) { _, allowed in allowed }
+        return String(decoding: try JSONSerialization.data(withJSONObject: keys), as: UTF8.self)
     }
 
     func writeManagedConfig(allowedApplications: [String]) throws {

@@ -21,6 +21,9 @@ struct DesktopEnvironment: Sendable {
     let runtimeDirectory: URL
     /// `<servicedir>` for the private session bus: dconf-service and at-spi-bus-launcher.
     let serviceDirectory: URL
+    /// A dconf profile whose system database locks keys, as an
+    /// administrator's /etc/dconf/db/local.d/locks does; nil without locks.
+    let dconfProfile: URL?
 
     /// The session services a test may activate, where they are installed.
     static let activatable = [("ca.desrt.dconf", "/usr/libexec/dconf-service"),
@@ -29,8 +32,10 @@ struct DesktopEnvironment: Sendable {
     static var dconfAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/libexec/dconf-service") }
     static var atspiAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/libexec/at-spi-bus-launcher") }
 
-    /// Creates the directories under `directory/desktop`.
-    init(in directory: URL, backend: Backend, dataDirectories: String? = nil) throws {
+    /// Creates the directories under `directory/desktop`; `locks` (dconf
+    /// path → value, e.g. `/org/gnome/desktop/a11y/applications/screen-magnifier-enabled`
+    /// → `true`) are set and locked in a system database of the test's own.
+    init(in directory: URL, backend: Backend, dataDirectories: String? = nil, locks: [String: String] = [:]) throws {
         self.backend = backend
         self.dataDirectories = dataDirectories
         let root = directory.appendingPathComponent("desktop")
@@ -44,6 +49,31 @@ struct DesktopEnvironment: Sendable {
             try "[D-BUS Service]\nName=\(name)\nExec=\(executable)\n"
                 .write(to: serviceDirectory.appendingPathComponent("\(name).service"), atomically: true, encoding: .utf8)
         }
+        dconfProfile = locks.isEmpty ? nil : try Self.lockingProfile(locks, in: root)
+    }
+
+    /// Compiles `locks` into a database with `dconf compile` and writes a
+    /// profile reading the user's database over it.
+    private static func lockingProfile(_ locks: [String: String], in root: URL) throws -> URL {
+        let sources = root.appendingPathComponent("dconf-system.d")
+        try FileManager.default.createDirectory(at: sources.appendingPathComponent("locks"), withIntermediateDirectories: true)
+        let keyfile = locks.sorted { $0.key < $1.key }.map { path, value in
+            let slash = path.lastIndex(of: "/")!
+            return "[\(path[path.index(after: path.startIndex)..<slash])]\n\(path[path.index(after: slash)...])=\(value)\n"
+        }.joined()
+        try keyfile.write(to: sources.appendingPathComponent("00-test"), atomically: true, encoding: .utf8)
+        try locks.keys.sorted().joined(separator: "\n").appending("\n")
+            .write(to: sources.appendingPathComponent("locks/00-test"), atomically: true, encoding: .utf8)
+        let database = root.appendingPathComponent("dconf-system")
+        let compile = Process()
+        compile.executableURL = URL(fileURLWithPath: "/usr/bin/dconf")
+        compile.arguments = ["compile", database.path, sources.path]
+        try compile.run()
+        compile.waitUntilExit()
+        guard compile.terminationStatus == 0 else { throw HarnessError("dconf compile \(sources.path) failed") }
+        let profile = root.appendingPathComponent("dconf-profile")
+        try "user-db:user\nfile-db:\(database.path)\n".write(to: profile, atomically: true, encoding: .utf8)
+        return profile
     }
 
     /// What the daemon, the bus (and so what it activates) and `gsettings` get.
@@ -51,6 +81,7 @@ struct DesktopEnvironment: Sendable {
         var variables = ["XDG_CONFIG_HOME": configHome.path, "XDG_RUNTIME_DIR": runtimeDirectory.path,
                          "GSETTINGS_BACKEND": backend.rawValue]
         if let dataDirectories { variables["XDG_DATA_DIRS"] = dataDirectories }
+        if let dconfProfile { variables["DCONF_PROFILE"] = dconfProfile.path }
         return variables
     }
 

@@ -28,6 +28,8 @@ final class Harness: Sendable {
         var limits: [String: Int] = [:]
         /// `XDG_DATA_DIRS` holding the only schemas GLib may see; nil: the system's.
         var schemaDataDirectories: String?
+        /// dconf keys set and locked by a system database (path → value).
+        var dconfLocks: [String: String] = [:]
     }
 
     let options: Options
@@ -57,7 +59,7 @@ final class Harness: Sendable {
         let desktop: DesktopEnvironment
         do {
             desktop = try DesktopEnvironment(in: directory, backend: options.asNobody ? .memory : options.settings,
-                                             dataDirectories: options.schemaDataDirectories)
+                                             dataDirectories: options.schemaDataDirectories, locks: options.dconfLocks)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
