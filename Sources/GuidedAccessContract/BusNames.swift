@@ -27,26 +27,3 @@ public enum ServiceInterface: String, Sendable, CaseIterable {
     case restriction = "org.guidedaccess.Restriction1"
 }
 
-/// The error table: every `org.guidedaccess.Error.*` name the service
-/// replies with. The service maps the core's errors to it; apps switch on
-/// it (`GuidedAccessError.serviceError`).
-public enum ServiceErrorName: String, Sendable, CaseIterable {
-    /// The caller lacks the authority, or managed config forbids the change.
-    case permissionDenied = "org.guidedaccess.Error.PermissionDenied"
-    /// Something outside the caller's control went wrong (I/O, the desktop).
-    case failed = "org.guidedaccess.Error.Failed"
-    /// An argument has the wrong form or an out-of-range value.
-    case invalidArgument = "org.guidedaccess.Error.InvalidArgument"
-    /// The request needs a session, and none is active.
-    case notActive = "org.guidedaccess.Error.NotActive"
-    /// The request needs no session, and one is active.
-    case alreadyActive = "org.guidedaccess.Error.AlreadyActive"
-    /// The caller does not own the thing it tries to change.
-    case notOwner = "org.guidedaccess.Error.NotOwner"
-    /// A registration cap (per connection, per app, in total) is reached.
-    case quotaExceeded = "org.guidedaccess.Error.QuotaExceeded"
-    /// Too many calls in flight, polkit busy, or passcode back-off.
-    case rateLimited = "org.guidedaccess.Error.RateLimited"
-    /// A feature name the service does not know.
-    case unknownFeature = "org.guidedaccess.Error.UnknownFeature"
-}

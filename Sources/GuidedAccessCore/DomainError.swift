@@ -25,20 +25,23 @@ public enum DomainError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A feature name that the service does not know.
     case unknownFeature(String)
 
-    /// The kind of failure in one word, as `audit.log` records it, e.g. `NotActive`.
-    public var name: String {
+    /// This error's row in the contract's error table.
+    public var kind: ServiceErrorName {
         switch self {
-        case .permissionDenied: "PermissionDenied"
-        case .failed: "Failed"
-        case .invalidArgument: "InvalidArgument"
-        case .notActive: "NotActive"
-        case .alreadyActive: "AlreadyActive"
-        case .notOwner: "NotOwner"
-        case .quotaExceeded: "QuotaExceeded"
-        case .rateLimited: "RateLimited"
-        case .unknownFeature: "UnknownFeature"
+        case .permissionDenied: .permissionDenied
+        case .failed: .failed
+        case .invalidArgument: .invalidArgument
+        case .notActive: .notActive
+        case .alreadyActive: .alreadyActive
+        case .notOwner: .notOwner
+        case .quotaExceeded: .quotaExceeded
+        case .rateLimited: .rateLimited
+        case .unknownFeature: .unknownFeature
         }
     }
+
+    /// The kind of failure in one word, as `audit.log` records it, e.g. `NotActive`.
+    public var name: String { kind.shortName }
 
     /// What was wrong and what to do, for the error reply and logs.
     public var message: String {

@@ -8,23 +8,8 @@ import GuidedAccessCore
 // does not compile until it has its name in the contract.
 
 extension DomainError: DBusErrorConvertible {
-    /// This error's row in the contract's error table.
-    var serviceErrorName: ServiceErrorName {
-        switch self {
-        case .permissionDenied: .permissionDenied
-        case .failed: .failed
-        case .invalidArgument: .invalidArgument
-        case .notActive: .notActive
-        case .alreadyActive: .alreadyActive
-        case .notOwner: .notOwner
-        case .quotaExceeded: .quotaExceeded
-        case .rateLimited: .rateLimited
-        case .unknownFeature: .unknownFeature
-        }
-    }
-
     /// Travels under its name in the contract's error table, with its message.
-    public var dbusError: DBusError { DBusError(serviceErrorName.dbusName, message) }
+    public var dbusError: DBusError { DBusError(kind.dbusName, message) }
 }
 
 extension SessionProperty {
