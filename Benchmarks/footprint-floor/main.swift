@@ -35,7 +35,9 @@ nonisolated func watchSettings(_: UnsafeMutableRawPointer?) -> UnsafeMutableRawP
             while let key = keys[index] { g_variant_unref(g_settings_get_value(settings, key)); index += 1 }
             g_strfreev(keys)
         }
-        _ = cgio_connect_changed(UnsafeMutableRawPointer(settings), { _, _, _ in }, nil)
+        for signal in ["changed", "writable-changed"] {
+            _ = cgio_connect_key_signal(UnsafeMutableRawPointer(settings), signal, { _, _, _ in }, nil)
+        }
     }
     g_main_loop_run(g_main_loop_new(context, 0))
     fatalError("the GLib main loop ended")
