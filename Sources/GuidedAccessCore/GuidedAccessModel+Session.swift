@@ -56,33 +56,21 @@ extension GuidedAccessModel {
 // MARK: - Changing the session
 
 extension GuidedAccessModel {
-    /// Starts a session locked to `app`. `systemRestrictions` and
-    /// `restrictions` map names/identifiers to `allow`/`deny`; unnamed system
-    /// restrictions are `allow`. `requestedBy` is the app id when an app locks
-    /// itself. Throws `alreadyActive`, `invalidArgument` naming a bad value, or
-    /// `permissionDenied` when a restriction conflicts with managed config.
+    /// Starts a session locked to `app` (an id ``AppIdentifier/validate(_:)``
+    /// accepted) with `options`. `requestedBy` is the app id when an app
+    /// locks itself. Throws `alreadyActive`, or `permissionDenied` when a
+    /// restriction conflicts with managed config.
     ///
     /// An administrator's start (no `requestedBy`) becomes the app's last
     /// options (``lastOptions(for:)``), saved with the session; an app that
     /// locks itself chose no options, so it leaves them as they were.
     public func start(
-        app: String, timeLimit: UInt64 = 0, systemRestrictions: [String: String] = [:],
-        disabledRegions: [Region] = [], restrictions: [String: String] = [:],
-        presentation: Presentation = .asIs, autoLock: Int64 = AutoLock.desktop, requestedBy: String? = nil,
-        now: Date
+        app: String, options: SessionOptions = SessionOptions(), requestedBy: String? = nil, now: Date
     ) throws(DomainError) -> [ModelChange] {
-        try Self.validateStart(app: app, timeLimit: timeLimit, systemRestrictions: systemRestrictions,
-                               disabledRegions: disabledRegions, restrictions: restrictions, autoLock: autoLock)
-        let system = try Self.parseSystemRestrictions(systemRestrictions)
-        let custom = try Self.parseStates(restrictions)
-        return try commit { () throws(DomainError) in
-            try session.start(
-                app: app, timeLimit: timeLimit,
-                systemRestrictions: Dictionary(uniqueKeysWithValues: system.map { ($0.key.rawValue, $0.value) }),
-                disabledRegions: disabledRegions, presentation: presentation, autoLock: autoLock,
-                requestedBy: requestedBy, now: now)
-            for (identifier, state) in custom { try registry.setState(state, for: identifier) }
-            if requestedBy == nil { perAppMemory.remember(SessionOptions(of: session, restrictions: custom), for: app) }
+        try commit { () throws(DomainError) in
+            try session.start(app: app, options: options, requestedBy: requestedBy, now: now)
+            for (identifier, state) in options.restrictions { try registry.setState(state, for: identifier) }
+            if requestedBy == nil { perAppMemory.remember(options, for: app) }
             return []
         }
     }
@@ -134,35 +122,12 @@ extension GuidedAccessModel {
         }
     }
 
-    /// Checks `start`'s arguments without touching any state, so a service
-    /// can refuse bad input before it asks anyone for authorization.
-    public static func validateStart(
-        app: String, timeLimit: UInt64, systemRestrictions: [String: String],
-        disabledRegions: [Region], restrictions: [String: String], autoLock: Int64 = AutoLock.desktop
-    ) throws(DomainError) {
-        try AppIdentifier.validate(app)
-        _ = try parseSystemRestrictions(systemRestrictions)
-        _ = try parseStates(restrictions)
-        try GuidedAccessSession.checkTimeLimit(timeLimit)
-        try GuidedAccessSession.checkRegions(disabledRegions)
-        try GuidedAccessSession.checkAutoLock(autoLock)
-    }
-
     static func parseSystemRestrictions(
         _ raw: [String: String]
     ) throws(DomainError) -> [SystemRestriction: RestrictionState] {
         var parsed: [SystemRestriction: RestrictionState] = [:]
         for (name, state) in raw.sorted(by: { $0.key < $1.key }) {
             parsed[try SystemRestriction(parsing: name)] = try RestrictionState(parsing: state)
-        }
-        return parsed
-    }
-
-    static func parseStates(_ raw: [String: String]) throws(DomainError) -> [String: RestrictionState] {
-        var parsed: [String: RestrictionState] = [:]
-        for (identifier, state) in raw.sorted(by: { $0.key < $1.key }) {
-            _ = try RestrictionIdentifier(identifier)
-            parsed[identifier] = try RestrictionState(parsing: state)
         }
         return parsed
     }

@@ -83,30 +83,23 @@ public struct GuidedAccessSession: Codable, Sendable, Equatable {
 // MARK: - Transitions
 
 extension GuidedAccessSession {
-    /// Locks to `app`. Arguments are assumed already validated except for the
-    /// session-level limits checked here; throws `alreadyActive` when locked.
-    public mutating func start(
-        app: String, timeLimit: UInt64, systemRestrictions: [String: RestrictionState],
-        disabledRegions: [Region], presentation: Presentation = .asIs, autoLock: Int64 = AutoLock.desktop,
-        requestedBy: String?, now: Date
-    ) throws(DomainError) {
+    /// Locks to `app` with `options` (valid by construction); throws
+    /// `alreadyActive` when locked.
+    public mutating func start(app: String, options: SessionOptions, requestedBy: String?, now: Date) throws(DomainError) {
         guard !isLocked else {
             throw .alreadyActive(
                 "a Guided Access session is already active for \(self.app); end it with End before starting another")
         }
-        try Self.checkTimeLimit(timeLimit)
-        try Self.checkRegions(disabledRegions)
-        try Self.checkAutoLock(autoLock)
         state = .active
         self.app = app
         startedAtMicroseconds = Self.microseconds(since1970: now)
-        self.timeLimit = timeLimit
-        self.systemRestrictions = SystemRestriction.allAllowed.merging(systemRestrictions) { _, new in new }
-        self.disabledRegions = disabledRegions
-        self.presentation = presentation
-        self.autoLock = autoLock
+        timeLimit = options.timeLimit
+        systemRestrictions = options.systemRestrictions
+        disabledRegions = options.disabledRegions
+        presentation = options.presentation
+        autoLock = options.autoLock
         self.requestedBy = requestedBy
-        pendingWarnings = Self.warningThresholds.filter { $0 < timeLimit }
+        pendingWarnings = Self.warningThresholds.filter { $0 < options.timeLimit }
     }
 
     /// Unlocks. Throws `notActive` when there is no session.

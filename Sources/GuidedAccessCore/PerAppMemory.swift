@@ -1,40 +1,4 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/// The options a session was started with, as the model accepted them:
-/// validated, with all eight system restrictions (those `Start` did not
-/// name are `allow`). What `GetLastOptions` answers, so a start sheet can
-/// open with the person's last choices for an app.
-///
-/// Never holds `interactive` or a passcode: only what shapes the session.
-public struct SessionOptions: Codable, Sendable, Equatable {
-    /// Seconds, 0 = none.
-    public var timeLimit: UInt64 = 0
-    /// Every system restriction by wire name.
-    public var systemRestrictions: [String: RestrictionState] = SystemRestriction.allAllowed
-    /// Regions where input is ignored.
-    public var disabledRegions: [Region] = []
-    /// Custom restriction states the session was started with, at most
-    /// ``PerAppMemory/maximumRestrictionsPerApp``.
-    public var restrictions: [String: RestrictionState] = [:]
-    /// How the app's windows are shown.
-    public var presentation: Presentation = .asIs
-    /// Seconds before the screen blanks, 0 = never, ``AutoLock/desktop`` = the desktop's own.
-    public var autoLock: Int64 = AutoLock.desktop
-
-    /// The defaults: what a `Start` without options gives.
-    public init() {}
-
-    /// The options of `session`, which has just started, with the custom
-    /// `restrictions` it was started with.
-    init(of session: GuidedAccessSession, restrictions: [String: RestrictionState]) {
-        timeLimit = session.timeLimit
-        systemRestrictions = session.systemRestrictions
-        disabledRegions = session.disabledRegions
-        self.restrictions = restrictions
-        presentation = session.presentation
-        autoLock = session.autoLock
-    }
-}
-
 /// iOS remembers each app's regions and options: the last options started
 /// for each of the most recently locked apps, most recent first, kept in
 /// the state file. Past ``maximumApps`` the least recently locked app is forgotten.

@@ -28,6 +28,18 @@ struct Options {
 }
 
 extension SessionOptions {
+    /// `Start`'s options, parsed and checked once, here at the edge; a bad
+    /// one is an `InvalidArgument` naming it.
+    init(_ options: Options) throws {
+        let option = Contract.Session.StartOptions.self
+        try self.init(
+            timeLimit: options[option.timeLimit] ?? 0, systemRestrictions: options[option.systemRestrictions] ?? [:],
+            disabledRegions: try (options[option.disabledRegions] ?? []).map(Region.init),
+            restrictions: options[option.restrictions] ?? [:],
+            presentation: try options[option.presentation].map(Presentation.init(parsing:)) ?? .asIs,
+            autoLock: options[option.autoLock] ?? AutoLock.desktop)
+    }
+
     /// `GetLastOptions`' answer: every option but `interactive`, under its `Start` key.
     var wireValue: [String: Variant] {
         let option = Contract.Session.StartOptions.self

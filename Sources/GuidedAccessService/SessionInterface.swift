@@ -66,26 +66,19 @@ extension GuidedAccessService {
         let app = AppIdentifier.normalized(typed)
         let option = Contract.Session.StartOptions.self
         let options = try Options(raw, accepting: option.all)
-        // Regions and the presentation are checked as they are read; a bad one is a named error.
-        let regions = try (options[option.disabledRegions] ?? []).map(Region.init)
-        let presentation = try options[option.presentation].map(Presentation.init(parsing:)) ?? .asIs
-        let autoLock = options[option.autoLock] ?? AutoLock.desktop
-        let timeLimit = options[option.timeLimit] ?? 0
-        let systemRestrictions = options[option.systemRestrictions] ?? [:]
-        let restrictions = options[option.restrictions] ?? [:]
+        // Parsed once; a bad app or option is an InvalidArgument whatever polkit would say (and audited as one).
+        let parsed = Result { () throws -> SessionOptions in
+            try AppIdentifier.validate(app)
+            return try SessionOptions(options)
+        }
         try await authorized(call, audit: "start-session", target: app, interactive: options[option.interactive] ?? false,
                              required: { model in
-            // Bad input is an InvalidArgument, whatever polkit would say.
-            try GuidedAccessModel.validateStart(app: app, timeLimit: timeLimit, systemRestrictions: systemRestrictions,
-                                                 disabledRegions: regions, restrictions: restrictions, autoLock: autoLock)
+            _ = try parsed.get()
             guard !model.enabled else {
                 throw DomainError.alreadyActive("a session locked to \(model.app) is already active; end it first")
             }
             return [.startSession]
-        }, change: { model in
-            (try model.start(app: app, timeLimit: timeLimit, systemRestrictions: systemRestrictions, disabledRegions: regions,
-                             restrictions: restrictions, presentation: presentation, autoLock: autoLock, now: Date()), ())
-        })
+        }, change: { model in (try model.start(app: app, options: parsed.get(), now: Date()), ()) })
     }
 
     /// `GetLastOptions`: what the last `Start` for `app` was given, under
@@ -165,6 +158,7 @@ extension GuidedAccessService {
             }
         }
         do {
+            if enable { try AppIdentifier.validate(app) }
             let changes = try await model.with { model in
                 enable ? try model.start(app: app, requestedBy: app, now: Date())
                        : try model.end(requestedBy: app, now: Date())

@@ -88,21 +88,20 @@ struct PerAppMemoryTests {
             _ = try model.start(app: "org.example.Kiosk", timeLimit: 900, systemRestrictions: ["touch": "deny"],
                                 disabledRegions: [region], restrictions: ["com.example.kiosk.buy": "deny"],
                                 presentation: .maximized, autoLock: 0, now: t0)
-            var expected = SessionOptions()
-            expected.timeLimit = 900
-            expected.systemRestrictions["touch"] = .deny
-            expected.disabledRegions = [region]
-            expected.restrictions = ["com.example.kiosk.buy": .deny]
-            expected.presentation = .maximized
-            expected.autoLock = 0
-            #expect(model.lastOptions(for: "org.example.Kiosk") == expected)
-            #expect(model.lastOptions(for: "org.example.Kiosk")?.systemRestrictions.count == 8)
+            let last = try #require(model.lastOptions(for: "org.example.Kiosk"))
+            #expect(last.timeLimit == 900)
+            #expect(last.systemRestrictions == SystemRestriction.allAllowed.merging(["touch": .deny]) { $1 })
+            #expect(last.systemRestrictions.count == 8)
+            #expect(last.disabledRegions == [region])
+            #expect(last.restrictions == ["com.example.kiosk.buy": .deny])
+            #expect(last.presentation == .maximized)
+            #expect(last.autoLock == 0)
             _ = try model.end(now: at(1))
-            #expect(model.lastOptions(for: "org.example.Kiosk") == expected, "kept after the session")
+            #expect(model.lastOptions(for: "org.example.Kiosk") == last, "kept after the session")
 
             _ = try model.start(app: "org.example.Kiosk", requestedBy: "org.example.Kiosk", now: at(2))
             _ = try model.end(requestedBy: "org.example.Kiosk", now: at(3))
-            #expect(model.lastOptions(for: "org.example.Kiosk") == expected, "RequestSession chose no options")
+            #expect(model.lastOptions(for: "org.example.Kiosk") == last, "RequestSession chose no options")
 
             _ = try model.start(app: "org.example.Kiosk", now: at(4))
             #expect(model.lastOptions(for: "org.example.Kiosk") == SessionOptions(), "the last Start wins, even without options")

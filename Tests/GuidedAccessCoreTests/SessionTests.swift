@@ -7,9 +7,8 @@ import Testing
 struct SessionTests {
     private func started(limit: UInt64, at start: Date = t0) throws -> GuidedAccessSession {
         var session = GuidedAccessSession()
-        try session.start(
-            app: "org.example.Kiosk", timeLimit: limit, systemRestrictions: ["touch": .deny],
-            disabledRegions: [], requestedBy: nil, now: start)
+        try session.start(app: "org.example.Kiosk", options: SessionOptions(timeLimit: limit, systemRestrictions: ["touch": "deny"]),
+                          requestedBy: nil, now: start)
         return session
     }
 
@@ -25,7 +24,7 @@ struct SessionTests {
     @Test func startTwiceIsAlreadyActive() throws {
         var session = try started(limit: 0)
         #expect(throws: DomainError.self) {
-            try session.start(app: "b", timeLimit: 0, systemRestrictions: [:], disabledRegions: [], requestedBy: nil, now: t0)
+            try session.start(app: "b", options: SessionOptions(), requestedBy: nil, now: t0)
         }
     }
 
@@ -106,13 +105,8 @@ struct SessionTests {
     }
 
     @Test func timeLimitHasAnUpperBound() throws {
-        var session = GuidedAccessSession()
-        #expect(throws: DomainError.self) {
-            try session.start(
-                app: "a", timeLimit: GuidedAccessSession.maximumTimeLimit + 1, systemRestrictions: [:],
-                disabledRegions: [], requestedBy: nil, now: t0)
-        }
-        #expect(session.state == .inactive)
+        #expect(throws: DomainError.self) { try SessionOptions(timeLimit: GuidedAccessSession.maximumTimeLimit + 1) }
+        _ = try SessionOptions(timeLimit: GuidedAccessSession.maximumTimeLimit)
     }
 
     @Test func codableRoundTripKeepsPendingWarnings() throws {

@@ -27,9 +27,9 @@ struct StateStoreTests {
         try withTemporaryDirectory { directory in
             let store = StateStore(directory: directory)
             var state = PersistentState()
-            try state.session.start(
-                app: "org.example.Kiosk", timeLimit: 600, systemRestrictions: ["keyboards": .deny],
-                disabledRegions: [Region(x: 1, y: 2, width: 3, height: 4)], requestedBy: "org.example.Kiosk", now: t0)
+            let options = try SessionOptions(timeLimit: 600, systemRestrictions: ["keyboards": "deny"],
+                                             disabledRegions: [Region(x: 1, y: 2, width: 3, height: 4)])
+            try state.session.start(app: "org.example.Kiosk", options: options, requestedBy: "org.example.Kiosk", now: t0)
             state.restrictionStates = ["com.example.buy": .deny]
             state.featureValues = ["Zoom": true]
             state.passcode = PasscodeVault(cost: testCost)

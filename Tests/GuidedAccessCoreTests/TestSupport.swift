@@ -37,3 +37,18 @@ func permissions(of path: String) -> mode_t {
     stat(path, &info)
     return info.st_mode & 0o777
 }
+
+extension GuidedAccessModel {
+    /// `start` with its options spelt out and parsed as the service parses
+    /// them at the edge (the app id checked, then the options).
+    func start(
+        app: String, timeLimit: UInt64 = 0, systemRestrictions: [String: String] = [:], disabledRegions: [Region] = [],
+        restrictions: [String: String] = [:], presentation: Presentation = .asIs, autoLock: Int64 = AutoLock.desktop,
+        requestedBy: String? = nil, now: Date
+    ) throws(DomainError) -> [ModelChange] {
+        try AppIdentifier.validate(app)
+        let options = try SessionOptions(timeLimit: timeLimit, systemRestrictions: systemRestrictions, disabledRegions: disabledRegions,
+                                         restrictions: restrictions, presentation: presentation, autoLock: autoLock)
+        return try start(app: app, options: options, requestedBy: requestedBy, now: now)
+    }
+}
