@@ -17,6 +17,9 @@ struct DaemonOptions: Equatable {
     /// `--help`: tests set 1 to stay fast, production keeps Debian's default.
     var passcodeCost: Int?
     var printIntrospection = false
+    /// `--print-shell-contract`: shell/common/contract.js's text
+    /// (``ShellContract``); not in `--help`: scripts/generate-interfaces uses it.
+    var printShellContract = false
 
     /// What the command line asks for.
     enum Request: Equatable {
@@ -85,6 +88,9 @@ struct DaemonOptions: Equatable {
             case "--print-introspection":
                 guard attached == nil else { throw UsageError(message: "'\(name)' takes no value") }
                 options.printIntrospection = true
+            case "--print-shell-contract":
+                guard attached == nil else { throw UsageError(message: "'\(name)' takes no value") }
+                options.printShellContract = true
             case "--address": options.address = try value()
             case "--state-dir": options.stateDir = try value()
             case "--managed-config": options.managedConfig = try value()

@@ -53,6 +53,10 @@ struct GuidedAccessDaemon {
             print(try Self.introspection(), terminator: "")
             return
         }
+        if options.printShellContract {
+            print(ShellContract.javaScript, terminator: "")
+            return
+        }
         var configuration = ServiceConfiguration(
             stateDirectory: try options.stateDir ?? StateStore.defaultDirectory(environment: environment))
         configuration.busAddress = options.address.map(BusAddress.address) ?? .session

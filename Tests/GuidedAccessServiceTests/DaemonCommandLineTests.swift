@@ -21,7 +21,8 @@ struct DaemonCommandLineTests {
             #expect(help.stdout.contains(option), "--help does not list \(option)")
             #expect(page.contains(option), "docs/guided-accessd.8 does not document \(option)")
         }
-        #expect(!help.stdout.contains("passcode-cost") && !help.stdout.contains("passcode-iterations"), "a test-only option is listed")
+        #expect(!help.stdout.contains("passcode-cost") && !help.stdout.contains("passcode-iterations")
+                && !help.stdout.contains("print-shell-contract"), "a test-only or build-only option is listed")
         let version = try await ProcessRunner.run([Project.daemon, "--version"])
         #expect(version.status == 0 && version.stdout == "1.0.0\n")
     }
@@ -36,6 +37,7 @@ struct DaemonCommandLineTests {
         (["--passcode-cost=12"], "the value '12' is invalid for '--passcode-cost'"),
         (["--passcode-iterations", "-5"], "the value '-5' is invalid for '--passcode-iterations'"),
         (["--print-introspection=yes"], "'--print-introspection' takes no value"),
+        (["--print-shell-contract=yes"], "'--print-shell-contract' takes no value"),
     ])
     func usageErrors(arguments: [String], message: String) async throws {
         let result = try await ProcessRunner.run([Project.daemon] + arguments)

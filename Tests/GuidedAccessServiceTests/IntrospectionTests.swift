@@ -33,6 +33,19 @@ struct IntrospectionTests {
         return elements
     }
 
+    @Test("Golden: shell/common/contract.js, the shells' names, is what --print-shell-contract prints from the declarations",
+          .enabled(if: Requirements.canRunDaemon, .daemonReason))
+    func shellContract() async throws {
+        let file = try String(contentsOf: Project.root.appendingPathComponent("shell/common/contract.js"), encoding: .utf8)
+        let printed = try await ProcessRunner.run([Project.daemon, "--print-shell-contract"], timeout: .seconds(20))
+        #expect(printed.status == 0, "\(printed.stderr)")
+        #expect(printed.stdout == file, "shell/common/contract.js is out of date; run scripts/generate-interfaces")
+        #expect(file.contains("export var BUS_NAME = \"\(GuidedAccessBus.name)\";"))
+        for restriction in SystemRestriction.allCases {
+            #expect(file.contains("\"\(restriction.rawValue)\""), "\(restriction) missing")
+        }
+    }
+
     @Test("Golden: --print-introspection and the live objects serve each dbus/org.guidedaccess.*.xml interface verbatim",
           .enabled(if: Requirements.canRunDaemon, .daemonReason))
     func golden() async throws {

@@ -7,6 +7,7 @@ session. Each suite adds its shell: how it starts, how it is driven, what
 a person sees in it. Both run in any Debian root of scripts/desktop-root.
 """
 
+import json
 import os
 import re
 import signal
@@ -15,9 +16,20 @@ import subprocess
 import time
 import traceback
 
+
+
+def load_contract():
+    """The daemon's names as shell/common/contract.js holds them (generated
+    from its Swift declarations): {'BUS_NAME': ..., 'INTERFACES': {...}, ...}."""
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'common', 'contract.js')
+    with open(path) as f:
+        return {match[1]: json.loads(match[2]) for match in re.finditer(r'^export var (\w+) = (.*);$', f.read(), re.M)}
+
+
+CONTRACT = load_contract()
 USER_ID = 65534  # nobody: the shells, the apps and the cases run as this user
-BUS_NAME = 'org.guidedaccess.GuidedAccess1'
-OBJECT_PATH = '/org/guidedaccess/GuidedAccess1'
+BUS_NAME = CONTRACT['BUS_NAME']
+OBJECT_PATH = CONTRACT['OBJECT_PATH']
 PASSCODE = '2468'
 
 

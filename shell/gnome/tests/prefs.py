@@ -28,11 +28,10 @@ import time
 import dbus
 
 from atspi import Accessibility
+from harness import BUS_NAME, CONTRACT, OBJECT_PATH
 from waiting import wait_for
 
-BUS_NAME = 'org.guidedaccess.GuidedAccess1'
-OBJECT_PATH = '/org/guidedaccess/GuidedAccess1'
-RESTRICTIONS = 'org.guidedaccess.Restrictions1'
+RESTRICTIONS = CONTRACT['INTERFACES']['restrictions']
 PREFS_APP = 'org.gnome.Shell.Extensions'  # the preferences service's name on the accessibility bus
 WINDOW_TITLE = 'Guided Access'
 SERVICES = ('org.a11y.Bus.service', 'org.gnome.Shell.Extensions.service')

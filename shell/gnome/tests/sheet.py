@@ -9,6 +9,7 @@ import shutil
 import time
 
 from atspi import Accessibility
+from harness import CONTRACT
 from waiting import wait_for
 
 # Helpers defined in the shell once, on top of run's SHELL_HELPERS.
@@ -241,12 +242,12 @@ class StartSheetCases:
         registers once, so one whose daemon was restarted meanwhile (the
         fail-closed and settings cases do that) is started again."""
         identifier = f'org.example.{app.replace("-", "")}.chat'
-        rows = self.c.service('org.guidedaccess.Restrictions1').List(timeout=10)
+        rows = self.c.service(CONTRACT['INTERFACES']['restrictions']).List(timeout=10)
         if not any(row[0] == identifier and row[5] for row in rows):
             self.c.stop_app(app)
             self.c.start_app(app)
             wait_for(lambda: any(row[0] == identifier and row[5] for row in
-                                 self.c.service('org.guidedaccess.Restrictions1').List(timeout=10)),
+                                 self.c.service(CONTRACT['INTERFACES']['restrictions']).List(timeout=10)),
                      10, what=f'{app} to register its restriction')
 
     def lists_app_restrictions(self):
@@ -254,14 +255,14 @@ class StartSheetCases:
         Cancel changes nothing."""
         for app in ('app-a', 'app-b'):
             self.registered(app)
-        before = (self.last_options(), self.c.service('org.guidedaccess.Restrictions1').List(timeout=10))
+        before = (self.last_options(), self.c.service(CONTRACT['INTERFACES']['restrictions']).List(timeout=10))
         self.open_sheet('app-a')
         rows = self.js('global._ga.namedLike("Chat in")')
         if rows != ['Chat in app-a']:
             raise AssertionError(f'the sheet lists {rows}, expected only app-a\'s "Chat in app-a"')
         self.key('Escape')
         self.wait_closed()
-        after = (self.last_options(), self.c.service('org.guidedaccess.Restrictions1').List(timeout=10))
+        after = (self.last_options(), self.c.service(CONTRACT['INTERFACES']['restrictions']).List(timeout=10))
         if self.c.prop('Enabled') or before != after:
             raise AssertionError('Cancel changed something: a session, the last options or a restriction')
         return 'lists "Chat in app-a" only; Escape cancels and changes nothing'

@@ -21,27 +21,38 @@ function readText(path) {
     return new TextDecoder().decode(bytes);
 }
 
-// A file of shell/common as shell/kde/install writes it under code/: the
-// ES module without its `export` keywords.
-function sharedScript(name) {
-    return readText(`${common}/${name}`).replace(/^export /gm, '');
+// A file as shell/kde/install writes it under code/: its own, or one of
+// shell/common without its `export` keywords.
+function installedText(name) {
+    if (name.startsWith('/'))
+        return readText(name);
+    const own = `${code}/${name}`;
+    return GLib.file_test(own, GLib.FileTest.EXISTS) ? readText(own)
+        : readText(`${common}/${name}`).replace(/^export /gm, '');
 }
 
-// The top-level functions and vars of a plain script, run with `globals`
-// (name → value) in scope.
-function loadScript(path, globals = {}) {
-    const text = readText(path);
+// The top-level functions and vars of a plain script (under code/ unless a
+// path), run with `globals` (name → value) in scope and with what its
+// `.import "X.js" as Name` lines import (as QML does for a script it imports).
+function loadScript(name, globals = {}) {
+    const imports = {};
+    const text = installedText(name).replace(/^\.import "([\w.]+\.js)" as (\w+)$/gm, (line, file, as) => {
+        imports[as] = loadScript(file);
+        return '';
+    });
+    const scope = {...imports, ...globals};
     const names = [...text.matchAll(/^(?:function|var)\s+([A-Za-z_$][\w$]*)/gm)].map(match => match[1]);
     const body = `${text}\nreturn {${names.join(', ')}};`;
     // eslint-disable-next-line no-new-func
-    return new Function(...Object.keys(globals), body)(...Object.values(globals));
+    return new Function(...Object.keys(scope), body)(...Object.values(scope));
 }
 
-const Claims = loadScript(`${code}/claims.js`);
-const Reachability = loadScript(`${code}/reachability.js`);
-const Geometry = loadScript(`${code}/geometry.js`);
-const Effects = loadScript(`${code}/effects.js`);
-const Strings = loadScript(`${code}/text.js`);
+const Contract = loadScript('contract.js');
+const Claims = loadScript('claims.js');
+const Reachability = loadScript('reachability.js');
+const Geometry = loadScript('geometry.js');
+const Effects = loadScript('effects.js');
+const Strings = loadScript('text.js');
 
 const results = [];
 
@@ -68,9 +79,8 @@ function same(actual, expected, what) {
 }
 
 // The names RegisterEnforcer accepts (DESIGN.md: the system restrictions
-// plus app-lock and disabled-regions).
-const ENFORCEABLE = ['app-lock', 'disabled-regions', 'sleep-wake-button', 'volume-buttons', 'motion', 'keyboards', 'touch',
-    'notifications', 'app-switching', 'power-menu'];
+// plus app-lock and disabled-regions), from the generated contract.
+const ENFORCEABLE = [...Object.values(Contract.CAPABILITY), ...Contract.SYSTEM_RESTRICTIONS];
 
 test('the claims: exactly what the KWin enforcer enforces, each a name the daemon accepts', () => {
     same(Claims.CLAIMS, ['app-lock', 'disabled-regions', 'app-switching', 'notifications', 'power-menu', 'touch', 'keyboards'], 'claims');
@@ -225,7 +235,7 @@ test('tr fills %1, %2 and leaves the text as is', () => {
 function loadGesture() {
     const shortcuts = [];
     const calls = [];
-    const gesture = loadScript(`${code}/gesture.js`, {
+    const gesture = loadScript('gesture.js', {
         registerShortcut: (name, text, keys, callback) => shortcuts.push({name, text, keys, callback}),
         callDBus: (...args) => calls.push(args),
         print: () => {},
@@ -354,7 +364,7 @@ test('every script the QML imports exists, and every QML type it names is in ui/
 });
 
 test('no file under code/ uses what QML imports or KWin scripts cannot take (.pragma, import, export, let, const, =>)', () => {
-    const shared = ['session.js', 'identity.js'].map(name => [name, sharedScript(name)]);
+    const shared = ['session.js', 'identity.js', 'contract.js'].map(name => [name, installedText(name)]);
     const own = ['claims.js', 'reachability.js', 'geometry.js', 'effects.js', 'text.js', 'gesture.js']
         .map(name => [name, readText(`${code}/${name}`)]);
     for (const [name, text] of [...shared, ...own]) {

@@ -14,14 +14,14 @@
 // Like every module in lib/, this one imports no GNOME module: the entry
 // point passes Gio and GLib in.
 
+import {BUS_NAME, INTERFACES, OBJECT_PATH} from '../common/contract.js';
 import {sessionFrom} from '../common/session.js';
 
-export const BUS_NAME = 'org.guidedaccess.GuidedAccess1';
-export const OBJECT_PATH = '/org/guidedaccess/GuidedAccess1';
-export const SESSION_INTERFACE = 'org.guidedaccess.GuidedAccess1';
-export const RESTRICTIONS_INTERFACE = 'org.guidedaccess.Restrictions1';
+export {BUS_NAME, OBJECT_PATH};
+export const SESSION_INTERFACE = INTERFACES.session;
+export const RESTRICTIONS_INTERFACE = INTERFACES.restrictions;
 // The interface of each custom restriction's object (below OBJECT_PATH).
-export const RESTRICTION_INTERFACE = 'org.guidedaccess.Restriction1';
+export const RESTRICTION_INTERFACE = INTERFACES.restriction;
 // Beside lib/ in the installed extension: <dir>/dbus-interfaces/<interface>.xml.
 export const INTERFACES_DIRECTORY = 'dbus-interfaces';
 

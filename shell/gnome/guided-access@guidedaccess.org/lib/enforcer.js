@@ -23,11 +23,13 @@ import {SessionUI} from './sessionUI.js';
 import {SessionLock} from './sessionLock.js';
 import {TimeAlerts} from './timeAlerts.js';
 import {shieldReason} from '../common/session.js';
+import {CAPABILITY, SYSTEM_RESTRICTION} from '../common/contract.js';
 import {enforcementPlan} from './enforcementPlan.js';
 
 // What RegisterEnforcer announces: exactly what this extension enforces.
 export const CAPABILITIES = [
-    'app-lock', 'disabled-regions', 'app-switching', 'notifications', 'power-menu', 'touch', 'keyboards',
+    CAPABILITY.appLock, CAPABILITY.disabledRegions, SYSTEM_RESTRICTION.appSwitching, SYSTEM_RESTRICTION.notifications,
+    SYSTEM_RESTRICTION.powerMenu, SYSTEM_RESTRICTION.touch, SYSTEM_RESTRICTION.keyboards,
 ];
 
 export class Enforcer {

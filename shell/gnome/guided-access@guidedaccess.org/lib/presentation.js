@@ -4,6 +4,8 @@
 // back at destroy() as it was: full screen or not, maximized or not, and
 // its place and size.
 
+import {PRESENTATION} from '../common/contract.js';
+
 // Mutter 49 (GNOME 49) renamed get_maximized() to get_maximize_flags() and
 // moved the directions of maximize() and unmaximize() to
 // set_maximize_flags() and set_unmaximize_flags().
@@ -29,7 +31,7 @@ export class Presentation {
     // deps: {Meta}
     constructor(deps) {
         this._deps = deps;
-        this._mode = 'as-is';
+        this._mode = PRESENTATION.asIs;
         this._saved = new Map(); // Meta.Window → {fullscreen, maximized, rect, unmanagedId}
     }
 
@@ -43,7 +45,7 @@ export class Presentation {
     // A window of the locked app is on screen (AppLock's appWindow).
     show(window) {
         const {Meta} = this._deps;
-        if (this._mode === 'as-is' || window.get_window_type() !== Meta.WindowType.NORMAL ||
+        if (this._mode === PRESENTATION.asIs || window.get_window_type() !== Meta.WindowType.NORMAL ||
             window.get_transient_for() !== null)
             return;
         if (!this._saved.has(window)) {
@@ -59,9 +61,9 @@ export class Presentation {
 
     _apply(window) {
         const {Meta} = this._deps;
-        if (this._mode === 'fullscreen' && !window.is_fullscreen())
+        if (this._mode === PRESENTATION.fullscreen && !window.is_fullscreen())
             window.make_fullscreen();
-        else if (this._mode === 'maximized' && maximizeFlags(window) !== Meta.MaximizeFlags.BOTH)
+        else if (this._mode === PRESENTATION.maximized && maximizeFlags(window) !== Meta.MaximizeFlags.BOTH)
             maximize(window, Meta.MaximizeFlags.BOTH);
     }
 
@@ -80,6 +82,6 @@ export class Presentation {
             }
         }
         this._saved.clear();
-        this._mode = 'as-is';
+        this._mode = PRESENTATION.asIs;
     }
 }

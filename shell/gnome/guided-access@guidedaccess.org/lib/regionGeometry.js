@@ -5,15 +5,17 @@
 // which is what DisabledRegions holds; "view" rectangles are in the
 // preview's own coordinates, the monitor scaled down by `scale`.
 
+import {PRESENTATION} from '../common/contract.js';
+
 // Smallest region, in view pixels, a drag or a resize can make.
 export const MIN_REGION = 12;
 
 // Where a window will be shown for `presentation` ('as-is', 'maximized' or
 // 'fullscreen'): its frame today, the work area, or the whole monitor.
 export function presentedRect(presentation, frame, workArea, monitor) {
-    if (presentation === 'fullscreen')
+    if (presentation === PRESENTATION.fullscreen)
         return {...monitor};
-    if (presentation === 'maximized')
+    if (presentation === PRESENTATION.maximized)
         return {...workArea};
     return {...frame};
 }

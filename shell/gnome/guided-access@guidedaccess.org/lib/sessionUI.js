@@ -16,6 +16,7 @@ import {TriplePress} from './triplePress.js';
 import {TimePill} from './timePill.js';
 import {openOnMonitor} from './monitorDialog.js';
 import {nameText} from './accessibleText.js';
+import {END_OPTIONS} from '../common/contract.js';
 
 export const SHORTCUT_KEY = 'end-shortcut';
 
@@ -179,8 +180,8 @@ export class SessionUI {
         dialog.contentLayout.add_child(message);
         const end = () => {
             const options = entry !== null
-                ? {passcode: new GLib.Variant('s', entry.get_text())}
-                : {interactive: new GLib.Variant('b', true)};
+                ? {[END_OPTIONS.passcode]: new GLib.Variant('s', entry.get_text())}
+                : {[END_OPTIONS.interactive]: new GLib.Variant('b', true)};
             this._service.daemon.end(options).then(
                 () => dialog.close(),
                 error => {

@@ -4,10 +4,9 @@
 // Restrictions1.List grouped by app, and how a typed shortcut is checked.
 
 import {format} from './formatting.js';
+import {AUTO_LOCK} from '../common/contract.js';
 
 // default-auto-lock: seconds; -1 the desktop's own, 0 never.
-export const AUTO_LOCK_DESKTOP = -1;
-export const AUTO_LOCK_NEVER = 0;
 const AUTO_LOCK_MINUTES = [1, 2, 5, 10, 15, 30, 60];
 
 // [{seconds, label}] for the combo row, `current` included even when it is
@@ -16,9 +15,9 @@ const AUTO_LOCK_MINUTES = [1, 2, 5, 10, 15, 30, 60];
 export function autoLockChoices(current, {_, ngettext}) {
     const plural = ngettext ?? ((one, many, n) => (n === 1 ? one : many));
     const describe = seconds => {
-        if (seconds === AUTO_LOCK_DESKTOP)
+        if (seconds === AUTO_LOCK.desktop)
             return _('The desktop’s own');
-        if (seconds === AUTO_LOCK_NEVER)
+        if (seconds === AUTO_LOCK.never)
             return _('Never');
         if (seconds % 3600 === 0) {
             const hours = seconds / 3600;
@@ -30,7 +29,7 @@ export function autoLockChoices(current, {_, ngettext}) {
         }
         return format(plural('After %d second', 'After %d seconds', seconds), seconds);
     };
-    const values = [AUTO_LOCK_DESKTOP, AUTO_LOCK_NEVER, ...AUTO_LOCK_MINUTES.map(minutes => minutes * 60)];
+    const values = [AUTO_LOCK.desktop, AUTO_LOCK.never, ...AUTO_LOCK_MINUTES.map(minutes => minutes * 60)];
     if (!values.includes(current))
         values.push(current);
     return values.sort((a, b) => a - b).map(seconds => ({seconds, label: describe(seconds)}));

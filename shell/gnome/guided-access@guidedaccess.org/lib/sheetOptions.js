@@ -9,64 +9,61 @@
 // timeLimit: seconds (0 = none), presentation, autoLock: seconds (-1 = the
 // desktop's own, 0 = never)}.
 
-// The eight system restrictions, in the order the sheet shows them, with
-// the state a new app starts with. Like iOS's defaults, the hardware
-// buttons are off; unlike iOS, keyboards and the pointer work, as desktop
-// apps need them. Notifications and the system menu lead out of the app.
-export const SYSTEM_RESTRICTIONS = [
-    ['sleep-wake-button', 'deny'],
-    ['volume-buttons', 'allow'],
-    ['motion', 'allow'],
-    ['keyboards', 'allow'],
-    ['touch', 'allow'],
-    ['notifications', 'deny'],
-    ['app-switching', 'allow'],
-    ['power-menu', 'deny'],
-];
+import {
+    AUTO_LOCK, PRESENTATION, PRESENTATIONS, RESTRICTION_STATE, START_OPTIONS, SYSTEM_RESTRICTION,
+    SYSTEM_RESTRICTIONS as CONTRACT_RESTRICTIONS,
+} from '../common/contract.js';
 
-export const PRESENTATIONS = ['as-is', 'maximized', 'fullscreen'];
-export const AUTO_LOCK_DESKTOP = -1;
-export const AUTO_LOCK_NEVER = 0;
+// The eight system restrictions, in the contract's order, which the sheet
+// shows, with the state a new app starts with. Like iOS's defaults, the
+// hardware buttons are off; unlike iOS, keyboards and the pointer work, as
+// desktop apps need them. Notifications and the system menu lead out of
+// the app.
+const DENIED_AT_FIRST = [SYSTEM_RESTRICTION.sleepWakeButton, SYSTEM_RESTRICTION.notifications, SYSTEM_RESTRICTION.powerMenu];
+export const SYSTEM_RESTRICTIONS = CONTRACT_RESTRICTIONS.map(name =>
+    [name, DENIED_AT_FIRST.includes(name) ? RESTRICTION_STATE.deny : RESTRICTION_STATE.allow]);
+
+const OPTION = START_OPTIONS;
 
 // `last`: GetLastOptions' reply, recursively unpacked ({} when none);
 // `defaults`: {autoLock} from the extension's settings; `appRows`: the
 // app's registered restrictions, [{identifier, state}].
 export function choicesFrom(last, defaults, appRows) {
     const system = Object.fromEntries(SYSTEM_RESTRICTIONS.map(([name, state]) =>
-        [name, stateOf(last['system-restrictions']?.[name], state)]));
+        [name, stateOf(last[OPTION.systemRestrictions]?.[name], state)]));
     const app = Object.fromEntries(appRows.map(row =>
-        [row.identifier, stateOf(last.restrictions?.[row.identifier], row.state)]));
-    const regions = (last['disabled-regions'] ?? []).map(([x, y, width, height]) => ({x, y, width, height}));
+        [row.identifier, stateOf(last[OPTION.restrictions]?.[row.identifier], row.state)]));
+    const regions = (last[OPTION.disabledRegions] ?? []).map(([x, y, width, height]) => ({x, y, width, height}));
     return {
         regions,
         system,
         app,
-        timeLimit: Number(last['time-limit'] ?? 0),
-        presentation: PRESENTATIONS.includes(last.presentation) ? last.presentation : 'as-is',
-        autoLock: Number(last['auto-lock'] ?? defaults.autoLock ?? AUTO_LOCK_DESKTOP),
+        timeLimit: Number(last[OPTION.timeLimit] ?? 0),
+        presentation: PRESENTATIONS.includes(last[OPTION.presentation]) ? last[OPTION.presentation] : PRESENTATION.asIs,
+        autoLock: Number(last[OPTION.autoLock] ?? defaults.autoLock ?? AUTO_LOCK.desktop),
     };
 }
 
 function stateOf(value, fallback) {
-    return value === 'allow' || value === 'deny' ? value : fallback;
+    return Object.values(RESTRICTION_STATE).includes(value) ? value : fallback;
 }
 
 // Start's options for `choice` (GLib is passed in: GLib.Variant).
 export function startOptions(GLib, choice) {
     const options = {
-        'interactive': new GLib.Variant('b', true),
-        'system-restrictions': new GLib.Variant('a{ss}', choice.system),
-        'presentation': new GLib.Variant('s', choice.presentation),
-        'auto-lock': new GLib.Variant('x', choice.autoLock),
+        [OPTION.interactive]: new GLib.Variant('b', true),
+        [OPTION.systemRestrictions]: new GLib.Variant('a{ss}', choice.system),
+        [OPTION.presentation]: new GLib.Variant('s', choice.presentation),
+        [OPTION.autoLock]: new GLib.Variant('x', choice.autoLock),
     };
     if (choice.regions.length > 0) {
-        options['disabled-regions'] = new GLib.Variant('a(iiii)',
+        options[OPTION.disabledRegions] = new GLib.Variant('a(iiii)',
             choice.regions.map(r => [r.x, r.y, r.width, r.height]));
     }
     if (Object.keys(choice.app).length > 0)
-        options.restrictions = new GLib.Variant('a{ss}', choice.app);
+        options[OPTION.restrictions] = new GLib.Variant('a{ss}', choice.app);
     if (choice.timeLimit > 0)
-        options['time-limit'] = new GLib.Variant('t', choice.timeLimit);
+        options[OPTION.timeLimit] = new GLib.Variant('t', choice.timeLimit);
     return options;
 }
 

@@ -13,10 +13,8 @@
 import {desktopBackgrounds} from './blockers.js';
 import {RegionEditor} from './regionEditor.js';
 import {fitView, presentedRect, toView} from './regionGeometry.js';
-import {
-    AUTO_LOCK_DESKTOP, AUTO_LOCK_NEVER, SYSTEM_RESTRICTIONS,
-    choicesFrom, joinTime, splitTime, startOptions,
-} from './sheetOptions.js';
+import {SYSTEM_RESTRICTIONS, choicesFrom, joinTime, splitTime, startOptions} from './sheetOptions.js';
+import {AUTO_LOCK, PRESENTATION, SYSTEM_RESTRICTION} from '../common/contract.js';
 import {OptionControls} from './optionControls.js';
 import {openOnMonitor} from './monitorDialog.js';
 import {nameText} from './accessibleText.js';
@@ -30,15 +28,16 @@ const DEFAULT_TIME_LIMIT = 30 * 60;
 // What each system restriction is called on the sheet, and what "on"
 // means, in one line.
 function systemTexts(_) {
+    const name = SYSTEM_RESTRICTION;
     return {
-        'sleep-wake-button': [_('Sleep Button'), _('The power button may suspend')],
-        'volume-buttons': [_('Volume Keys'), _('The volume keys change the volume')],
-        'motion': [_('Motion'), _('Turning the screen rotates it')],
-        'keyboards': [_('Keyboards'), _('Typing reaches the app')],
-        'touch': [_('Touch'), _('Pointer and touch reach the app')],
-        'notifications': [_('Notifications'), _('Banners may appear')],
-        'app-switching': [_('Switching Windows'), _('Between the app\'s own windows')],
-        'power-menu': [_('System Menu'), _('Log out, power off, switch user')],
+        [name.sleepWakeButton]: [_('Sleep Button'), _('The power button may suspend')],
+        [name.volumeButtons]: [_('Volume Keys'), _('The volume keys change the volume')],
+        [name.motion]: [_('Motion'), _('Turning the screen rotates it')],
+        [name.keyboards]: [_('Keyboards'), _('Typing reaches the app')],
+        [name.touch]: [_('Touch'), _('Pointer and touch reach the app')],
+        [name.notifications]: [_('Notifications'), _('Banners may appear')],
+        [name.appSwitching]: [_('Switching Windows'), _('Between the app\'s own windows')],
+        [name.powerMenu]: [_('System Menu'), _('Log out, power off, switch user')],
     };
 }
 
@@ -77,7 +76,7 @@ export class StartSheet {
     _defaultAutoLock() {
         const {settings} = this._deps;
         return settings.settings_schema.has_key('default-auto-lock')
-            ? settings.get_int64('default-auto-lock') : AUTO_LOCK_DESKTOP;
+            ? settings.get_int64('default-auto-lock') : AUTO_LOCK.desktop;
     }
 
     close() {
@@ -225,7 +224,8 @@ export class StartSheet {
         this._timeOptions();
         options.heading(_('Presentation'));
         options.choiceRow(_('Presentation'), [
-            ['as-is', _('As It Is')], ['maximized', _('Maximized')], ['fullscreen', _('Full Screen')],
+            [PRESENTATION.asIs, _('As It Is')], [PRESENTATION.maximized, _('Maximized')],
+            [PRESENTATION.fullscreen, _('Full Screen')],
         ], choice.presentation, value => {
             // Regions are drawn on the app as it will be shown: when the
             // window moves for another presentation, they move with it.
@@ -236,7 +236,7 @@ export class StartSheet {
             choice.regions = this._editor.regions();
         });
         options.heading(_('Display Auto-Lock'));
-        const autoLock = [[AUTO_LOCK_DESKTOP, _('The Desktop\'s Own')], [AUTO_LOCK_NEVER, _('Never')]];
+        const autoLock = [[AUTO_LOCK.desktop, _('The Desktop\'s Own')], [AUTO_LOCK.never, _('Never')]];
         if (choice.autoLock > 0) {
             const minutes = Math.max(1, Math.round(choice.autoLock / 60));
             autoLock.push([choice.autoLock, ngettext('After %d Minute', 'After %d Minutes', minutes).format(minutes)]);

@@ -3,6 +3,7 @@
 // exactly what it does and what its tests check (README.md says why the
 // rest is left out); and how the daemon nudges it. Pure logic, unit
 // tested in shell/kde/tests/unit.js.
+.import "contract.js" as Contract
 
 var ENFORCER_NAME = 'kwin';
 
@@ -10,7 +11,9 @@ var ENFORCER_NAME = 'kwin';
 // the session changes (Sources/GuidedAccessService/EnforcerNudge.swift).
 var NUDGE_SHORTCUT = 'Guided Access session changed';
 
-var CLAIMS = ['app-lock', 'disabled-regions', 'app-switching', 'notifications', 'power-menu', 'touch', 'keyboards'];
+var CLAIMS = [Contract.CAPABILITY.appLock, Contract.CAPABILITY.disabledRegions, Contract.SYSTEM_RESTRICTION.appSwitching,
+    Contract.SYSTEM_RESTRICTION.notifications, Contract.SYSTEM_RESTRICTION.powerMenu, Contract.SYSTEM_RESTRICTION.touch,
+    Contract.SYSTEM_RESTRICTION.keyboards];
 
 // Whether the daemon's Enforcers property (name → list) lacks our claims as
 // they are now (a restarted daemon has forgotten them; a call replaced them).

@@ -7,6 +7,7 @@
 // stringList() builds one from Qt.fontFamilies(). It cannot send u; a
 // failed call says no more than that it failed.
 import QtQuick 2.15
+import "../code/contract.js" as Contract
 import "../code/session.js" as SessionState
 
 QtObject {
@@ -20,8 +21,8 @@ QtObject {
     // KWinApi's item: DBusCall comes from the running KWin's org.kde.kwin.
     property QtObject kwin
 
-    readonly property string service: 'org.guidedaccess.GuidedAccess1'
-    readonly property string path: '/org/guidedaccess/GuidedAccess1'
+    readonly property string service: Contract.BUS_NAME
+    readonly property string path: Contract.OBJECT_PATH
 
     // Calls `method`; done(values) with the reply's values, failed() on an
     // error reply. Both optional.
@@ -57,13 +58,13 @@ QtObject {
 
     // A method of the daemon's session interface.
     function session(method, args, done, failed) {
-        call(service, path, service, method, args, done, failed);
+        call(service, path, Contract.INTERFACES.session, method, args, done, failed);
     }
 
     // The session: done(session) with SessionState.sessionFrom of every
     // property of the daemon's session interface (GetAll).
     function readSession(done, failed) {
-        call(service, path, 'org.freedesktop.DBus.Properties', 'GetAll', [service], function (values) {
+        call(service, path, 'org.freedesktop.DBus.Properties', 'GetAll', [Contract.INTERFACES.session], function (values) {
             done(SessionState.sessionFrom(values[0]));
         }, failed);
     }

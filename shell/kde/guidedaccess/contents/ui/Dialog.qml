@@ -10,6 +10,7 @@
 import QtQuick 2.15
 import QtQuick.Window 2.15
 import QtQuick.Controls 2.15
+import "../code/contract.js" as Contract
 import "../code/geometry.js" as Geometry
 import "../code/text.js" as Strings
 
@@ -64,7 +65,11 @@ Item {
             return;
         busy = true;
         error = '';
-        var options = session.passcodeSet ? {passcode: passcode.text} : {interactive: true};
+        var options = {};
+        if (session.passcodeSet)
+            options[Contract.END_OPTIONS.passcode] = passcode.text;
+        else
+            options[Contract.END_OPTIONS.interactive] = true;
         bus.session('End', [options], function () {
             console.log('Guided Access: dialog: ended');
             script.close();
@@ -85,7 +90,9 @@ Item {
             return;
         busy = true;
         error = '';
-        bus.session('Start', [startApp, {interactive: true}], function () {
+        var options = {};
+        options[Contract.START_OPTIONS.interactive] = true;
+        bus.session('Start', [startApp, options], function () {
             console.log('Guided Access: dialog: started for ' + startApp);
             script.close();
         }, function () {

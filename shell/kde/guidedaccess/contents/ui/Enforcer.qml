@@ -16,6 +16,7 @@
 // daemon it enforces nothing.
 import QtQuick 2.15
 import "../code/claims.js" as Claims
+import "../code/contract.js" as Contract
 import "../code/identity.js" as Identity
 import "../code/session.js" as SessionState
 
@@ -145,7 +146,7 @@ Item {
         }
     }
     Loader {
-        active: root.enforcing && root.session.presentation !== 'as-is'
+        active: root.enforcing && root.session.presentation !== Contract.PRESENTATION.asIs
         sourceComponent: Presentation {
             windows: kwinWindows
             app: root.session.app

@@ -6,6 +6,7 @@
 // monitor the person works on. On destruction each window it changed is
 // put back: out of full screen or maximized, at its old place and size.
 import QtQuick 2.15
+import "../code/contract.js" as Contract
 import "../code/identity.js" as Identity
 
 Item {
@@ -32,7 +33,7 @@ Item {
                 changed.push({window: window, geometry: Qt.rect(g.x, g.y, g.width, g.height)});
             }
             // Again each time: the app may leave full screen itself.
-            if (presentation === 'fullscreen') {
+            if (presentation === Contract.PRESENTATION.fullscreen) {
                 if (!window.fullScreen)
                     window.fullScreen = true;
             } else if (!known) {
@@ -61,7 +62,7 @@ Item {
             var entry = changed[i];
             if (!entry.window || entry.window.deleted === true)
                 continue;
-            if (presentation === 'fullscreen')
+            if (presentation === Contract.PRESENTATION.fullscreen)
                 entry.window.fullScreen = false;
             else
                 entry.window.setMaximize(false, false);
