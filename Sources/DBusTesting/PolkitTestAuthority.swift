@@ -113,15 +113,18 @@ public final class PolkitTestAuthority: Sendable {
     ///   - timeout: how long to wait for `org.freedesktop.PolicyKit1` to get an
     ///     owner (it normally takes well under a second).
     ///   - lockTimeout: how long to wait for another test authority to stop.
+    ///   - waiting: called once when another test authority runs, before
+    ///     waiting for it (a person at a terminal is told why nothing happens).
     public static func start(
         policyFiles: [URL] = [],
         rules: String? = nil,
         timeout: Duration = .seconds(10),
-        lockTimeout: Duration = .seconds(120)
+        lockTimeout: Duration = .seconds(120),
+        waiting: @Sendable () -> Void = {}
     ) async throws -> PolkitTestAuthority {
         if let reason = skipReason { throw StartupError(description: reason) }
 
-        let lockFD = try await acquireLock(timeout: lockTimeout)
+        let lockFD = try await acquireLock(timeout: lockTimeout, waiting: waiting)
         var tokens: [ExitCleanup.Token] = []
         var installed: [URL] = []
         var bus: PrivateBus? = nil
@@ -220,14 +223,19 @@ public final class PolkitTestAuthority: Sendable {
         }
     }
 
-    private static func acquireLock(timeout: Duration) async throws -> Int32 {
+    private static func acquireLock(timeout: Duration, waiting: () -> Void) async throws -> Int32 {
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw StartupError(description: "cannot open \(lockPath): \(ChildProcess.errnoString())")
         }
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
+        var told = false
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if !told {
+                waiting()
+                told = true
+            }
             if clock.now >= deadline {
                 close(fd)
                 throw StartupError(description: "another PolkitTestAuthority kept \(lockPath) locked for \(timeout)")

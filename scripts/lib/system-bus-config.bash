@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The configuration of a private system bus that lets every process on it
-# own and reach any name, as scripts/run-daemon --try, scripts/test-package
-# and its runs in the Debian roots use one (polkitd, the daemon's polkit
-# checks, the services gnome-shell asks for).
+# own and reach any name, as scripts/test-package and its runs in the
+# Debian roots use one (polkitd, the daemon's polkit checks, the services
+# gnome-shell asks for).
 #
 #   source scripts/lib/system-bus-config.bash
 #   system_bus_config SOCKET > system.conf    # it listens on unix:path=SOCKET
