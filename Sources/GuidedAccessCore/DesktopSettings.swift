@@ -125,8 +125,9 @@ public final class CombinedSettingsApplier: SessionSettingsApplier {
 
 extension GuidedAccessModel {
     /// Routes the session's demands to the desktop. Call before serving, then
-    /// ``settleDesktop()`` to apply a resumed session or finish an interrupted restore.
-    public func setSessionSettingsApplier(_ applier: any SessionSettingsApplier) {
+    /// carry out ``desktopSettlement()`` to apply a resumed session or finish
+    /// an interrupted restore.
+    public mutating func setSessionSettingsApplier(_ applier: any SessionSettingsApplier) {
         sessionSettingsApplier = applier
     }
 
@@ -151,32 +152,18 @@ extension GuidedAccessModel {
     /// Records the originals of settings the new state will write, before
     /// anything is written; called inside `commit`, so they are saved in the
     /// same atomic write as the session that needs them.
-    func captureDesktopOriginals() {
+    mutating func captureDesktopOriginals() {
         guard let applier = sessionSettingsApplier else { return }
         let missing = applier.settings(for: desktopDemand).filter { desktopOriginals[$0] == nil }
         guard !missing.isEmpty else { return }
         desktopOriginals.merge(applier.originals(of: missing)) { saved, _ in saved }
     }
 
-    /// Brings the desktop in line with the session: writes the demanded values,
-    /// puts back the originals of settings no longer demanded, and forgets
-    /// them once restored. Safe to repeat; also puts back an outside write
-    /// that loosened a running session. Returns problems to log.
-    ///
-    /// Does the desktop's I/O in place: for start-up and for a model
-    /// without ``defersSaves``. The service plans with
-    /// ``desktopSettlement()`` instead and writes outside its lock.
-    @discardableResult
-    public func settleDesktop() -> [String] {
-        guard let settlement = desktopSettlement() else { return [] }
-        var problems = settlement.perform()
-        if let state = settled(settlement) {
-            do { try store.save(state) } catch { problems.append("could not record the restored settings: \(error)") }
-        }
-        return problems
-    }
-
-    /// What settling the desktop takes now; nil without a desktop.
+    /// What bringing the desktop in line with the session takes now: the
+    /// demanded values written, the originals of settings no longer demanded
+    /// put back (and forgotten once restored, ``settled(_:)``). Safe to
+    /// repeat; it also puts back an outside write that loosened a running
+    /// session. Nil without a desktop.
     public func desktopSettlement() -> DesktopSettlement? {
         guard let applier = sessionSettingsApplier else { return nil }
         let demand = desktopDemand
@@ -188,7 +175,7 @@ extension GuidedAccessModel {
     /// Forgets the originals `settlement` put back; the state to save when
     /// there were any. Forgotten only once restored: a crash before that
     /// save restores them again on restart.
-    public func settled(_ settlement: DesktopSettlement) -> PersistentState? {
+    public mutating func settled(_ settlement: DesktopSettlement) -> PersistentState? {
         guard !settlement.stale.isEmpty else { return nil }
         for id in settlement.stale.keys { desktopOriginals[id] = nil }
         return persistentState

@@ -55,7 +55,7 @@ public enum GuidedAccessFeature: String, Codable, Sendable, CaseIterable {
 /// Where a feature's value lives. The desktop often stores it already
 /// (GSettings, at-spi); the service must read and write *that* value rather
 /// than keep a copy that could disagree.
-public protocol FeatureValueSource: AnyObject {
+public protocol FeatureValueSource: AnyObject, Sendable {
     /// The current value.
     func value(of feature: Feature) -> Bool
     /// Stores a new value; throws when the backing store refuses.
@@ -68,31 +68,6 @@ public protocol FeatureValueSource: AnyObject {
 }
 
 extension FeatureValueSource {
-    /// A store of the service's own never refuses a write.
+    /// Unless the store says otherwise, it takes every write.
     public func isLocked(_ feature: Feature) -> Bool { false }
-}
-
-/// The service's own store, for features the desktop does not keep.
-/// Its values are persisted with the rest of the state.
-///
-/// Not thread-safe; it lives inside ``GuidedAccessModel`` and shares its confinement.
-public final class OwnFeatureStore: FeatureValueSource {
-    /// Values by feature; absent means off.
-    public private(set) var values: [Feature: Bool]
-
-    /// A store holding `values` (all off by default).
-    public init(values: [Feature: Bool] = [:]) {
-        self.values = values.filter(\.value)
-    }
-
-    /// The stored value; off when never set.
-    public func value(of feature: Feature) -> Bool { values[feature] ?? false }
-
-    /// Stores the value; never fails.
-    public func set(_ enabled: Bool, for feature: Feature) {
-        values[feature] = enabled ? true : nil
-    }
-
-    /// Always `service`: the value lives in the service's state file.
-    public func sourceDescription(of feature: Feature) -> String { "service" }
 }

@@ -5,18 +5,18 @@ extension GuidedAccessModel {
     /// Routes `features` to `source` (e.g. a GSettings bridge) instead of the
     /// service's own store. Call before serving; locked values are not pushed
     /// here, call ``enforceLockedFeatures()`` afterwards.
-    public func setFeatureSource(_ source: any FeatureValueSource, for features: [Feature]) {
+    public mutating func setFeatureSource(_ source: any FeatureValueSource, for features: [Feature]) {
         for feature in features { featureSources[feature] = source }
     }
 
     /// The current value, read from where it lives.
     public func featureValue(_ feature: Feature) -> Bool {
-        source(of: feature).value(of: feature)
+        featureSources[feature]?.value(of: feature) ?? ownFeatureValues[feature] ?? false
     }
 
-    /// `Sources`: feature → where its value lives.
+    /// `Sources`: feature → where its value lives (`service` for the service's own).
     public var featureSourceDescriptions: [Feature: String] {
-        Dictionary(uniqueKeysWithValues: Feature.allCases.map { ($0, source(of: $0).sourceDescription(of: $0)) })
+        Dictionary(uniqueKeysWithValues: Feature.allCases.map { ($0, featureSources[$0]?.sourceDescription(of: $0) ?? "service") })
     }
 
     /// `Locked`: feature → who holds it, `managed` (managed.json's
@@ -25,7 +25,7 @@ extension GuidedAccessModel {
         Feature.allCases.reduce(into: [:]) { locks, feature in
             if managedConfig.lockedFeatures[feature] != nil {
                 locks[feature] = "managed"
-            } else if source(of: feature).isLocked(feature) {
+            } else if featureSources[feature]?.isLocked(feature) == true {
                 locks[feature] = "desktop"
             }
         }
@@ -33,38 +33,35 @@ extension GuidedAccessModel {
 
     /// `SetFeature`: throws `permissionDenied` when locked, `failed` when the
     /// backing store refuses.
-    public func setFeature(_ feature: Feature, enabled: Bool) throws(DomainError) -> [ModelChange] {
+    public mutating func setFeature(_ feature: Feature, enabled: Bool) throws(DomainError) -> [ModelChange] {
         try checkNotLocked([feature], to: enabled)
-        return try commit { () throws(DomainError) in try write([feature], enabled) }
+        return try commit { (model) throws(DomainError) in model.write([feature], enabled) }
     }
 
     /// `SetFeature` by the feature's name; throws `unknownFeature` for unknown names.
-    public func setFeature(named name: String, enabled: Bool) throws(DomainError) -> [ModelChange] {
+    public mutating func setFeature(named name: String, enabled: Bool) throws(DomainError) -> [ModelChange] {
         try setFeature(Feature(parsing: name), enabled: enabled)
     }
 
     /// `ConfigureForGuidedAccess`: only while a session runs (`notActive`
     /// otherwise); wire names such as `screen-reader` (`unknownFeature` for
     /// others); `permissionDenied` when a feature is locked.
-    public func configureForGuidedAccess(features: [String], enabled: Bool) throws(DomainError) -> [ModelChange] {
+    public mutating func configureForGuidedAccess(features: [String], enabled: Bool) throws(DomainError) -> [ModelChange] {
         guard session.isLocked else { throw .noSession }
         var parsed: [Feature] = []
         for name in features { parsed.append(try GuidedAccessFeature(parsing: name).feature) }
         try checkNotLocked(parsed, to: enabled)
-        return try commit { () throws(DomainError) in try write(parsed, enabled) }
+        return try commit { (model) throws(DomainError) in model.write(parsed, enabled) }
     }
 
     /// Pushes managed-config locked values into their sources.
-    public func enforceLockedFeatures() throws(DomainError) -> [ModelChange] {
-        var changes: [ModelChange] = []
-        for (feature, value) in managedConfig.lockedFeatures.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            changes += try write([feature], value)
-        }
-        return changes
+    public mutating func enforceLockedFeatures() throws(DomainError) -> [ModelChange] {
+        try commit { (model) throws(DomainError) in model.writeLockedFeatures() }
     }
 
-    private func source(of feature: Feature) -> any FeatureValueSource {
-        featureSources[feature] ?? ownFeatures
+    /// The managed-config locked values written, inside a commit.
+    mutating func writeLockedFeatures() -> [ModelChange] {
+        managedConfig.lockedFeatures.sorted { $0.key.rawValue < $1.key.rawValue }.flatMap { write([$0.key], $0.value) }
     }
 
     private func checkNotLocked(_ features: [Feature], to enabled: Bool) throws(DomainError) {
@@ -73,8 +70,7 @@ extension GuidedAccessModel {
                 throw .permissionDenied(
                     "\(feature.name) is locked \(locked ? "on" : "off") by the administrator in managed.json; change it there")
             }
-            let source = source(of: feature)
-            if source.isLocked(feature), featureValue(feature) != enabled {
+            if let source = featureSources[feature], source.isLocked(feature), featureValue(feature) != enabled {
                 throw .permissionDenied("\(feature.name) is locked by the administrator in the desktop's settings "
                                         + "(\(source.sourceDescription(of: feature)), e.g. a dconf lock); lift the lock there")
             }
@@ -83,25 +79,19 @@ extension GuidedAccessModel {
 
     /// Writes each feature whose value differs and reports the ones that changed.
     ///
-    /// With ``defersSaves``, a feature the desktop stores is only staged:
-    /// the service writes it outside the lock and replies once its store
-    /// confirms (``PendingSave/write(to:)``). Until then it reads from the
-    /// store, so nothing the store does not hold is published.
-    private func write(_ features: [Feature], _ enabled: Bool) throws(DomainError) -> [ModelChange] {
+    /// A feature the desktop stores is only staged: the caller writes it
+    /// with the commit's ``PendingSave`` and replies once its store confirms.
+    /// Until then it reads from the store, so nothing the store does not
+    /// hold is published.
+    private mutating func write(_ features: [Feature], _ enabled: Bool) -> [ModelChange] {
         var changes: [ModelChange] = []
         for feature in features where featureValue(feature) != enabled {
-            let source = source(of: feature)
-            if defersSaves, featureSources[feature] != nil {
+            if let source = featureSources[feature] {
                 stagedFeatureWrites.append(FeatureWrite(feature: feature, enabled: enabled, source: source))
-                changes.append(.featureChanged(feature, enabled))
-                continue
+            } else {
+                ownFeatureValues[feature] = enabled ? true : nil
             }
-            do {
-                try source.set(enabled, for: feature)
-            } catch {
-                throw Self.storeFailure(feature, source, error)
-            }
-            changes.append(.featureChanged(feature, featureValue(feature)))
+            changes.append(.featureChanged(feature, enabled))
         }
         return changes
     }

@@ -3,28 +3,28 @@ import FoundationEssentials
 
 extension GuidedAccessModel {
     /// `Register`: declares restrictions for connection `owner` on behalf of `app`.
-    public func register(
+    public mutating func register(
         owner: String, app: String, _ declarations: [RestrictionDeclaration]
     ) throws(DomainError) -> [ModelChange] {
-        try commit { () throws(DomainError) in
-            try registry.register(owner: owner, app: app, declarations)
+        try commit { (model) throws(DomainError) in
+            try model.registry.register(owner: owner, app: app, declarations)
             return []
         }
     }
 
     /// `Unregister`: only the registering connection may; records and states stay.
-    public func unregister(owner: String, identifiers: [String]) throws(DomainError) -> [ModelChange] {
-        try commit { () throws(DomainError) in
-            try registry.unregister(owner: owner, identifiers: identifiers)
+    public mutating func unregister(owner: String, identifiers: [String]) throws(DomainError) -> [ModelChange] {
+        try commit { (model) throws(DomainError) in
+            try model.registry.unregister(owner: owner, identifiers: identifiers)
             return []
         }
     }
 
     /// The connection `owner` closed: its restrictions become unregistered,
     /// keeping texts and states. Cannot fail: ownership is never persisted.
-    public func ownerLeft(_ owner: String) -> [ModelChange] {
-        let changes = try? commit { () throws(DomainError) in
-            registry.ownerLeft(owner)
+    public mutating func ownerLeft(_ owner: String) -> [ModelChange] {
+        let changes = try? commit { (model) throws(DomainError) in
+            model.registry.ownerLeft(owner)
             return []
         }
         return changes ?? []
@@ -42,18 +42,18 @@ extension GuidedAccessModel {
 
     /// `SetState`: any valid identifier, registered or not (pre-deny).
     /// Throws `permissionDenied` for states forced by managed config.
-    public func setRestrictionState(_ state: String, for identifier: String) throws(DomainError) -> [ModelChange] {
+    public mutating func setRestrictionState(_ state: String, for identifier: String) throws(DomainError) -> [ModelChange] {
         let parsed = try RestrictionState(parsing: state)
-        return try commit { () throws(DomainError) in
-            try registry.setState(parsed, for: identifier)
+        return try commit { (model) throws(DomainError) in
+            try model.registry.setState(parsed, for: identifier)
             return []
         }
     }
 
     /// `Reset`: back to `allow`; all of them when `identifiers` is empty.
-    public func resetRestrictions(_ identifiers: [String]) throws(DomainError) -> [ModelChange] {
-        try commit { () throws(DomainError) in
-            _ = try registry.reset(identifiers)
+    public mutating func resetRestrictions(_ identifiers: [String]) throws(DomainError) -> [ModelChange] {
+        try commit { (model) throws(DomainError) in
+            _ = try model.registry.reset(identifiers)
             return []
         }
     }
@@ -71,12 +71,12 @@ extension GuidedAccessModel {
 
 extension GuidedAccessModel {
     /// Applies a reloaded `managed.json`: allow list, forced states, locked features.
-    public func applyManagedConfig(_ config: ManagedConfig) throws(DomainError) -> [ModelChange] {
-        try commit { () throws(DomainError) in
-            managedConfig = config
-            registry.setForcedStates(config.restrictions)
-            registry.limits = config.limits
-            return try enforceLockedFeatures()
+    public mutating func applyManagedConfig(_ config: ManagedConfig) throws(DomainError) -> [ModelChange] {
+        try commit { (model) throws(DomainError) in
+            model.managedConfig = config
+            model.registry.setForcedStates(config.restrictions)
+            model.registry.limits = config.limits
+            return model.writeLockedFeatures()
         }
     }
 }

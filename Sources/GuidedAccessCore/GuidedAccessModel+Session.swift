@@ -64,13 +64,13 @@ extension GuidedAccessModel {
     /// An administrator's start (no `requestedBy`) becomes the app's last
     /// options (``lastOptions(for:)``), saved with the session; an app that
     /// locks itself chose no options, so it leaves them as they were.
-    public func start(
+    public mutating func start(
         app: String, options: SessionOptions = SessionOptions(), requestedBy: String? = nil, now: Date
     ) throws(DomainError) -> [ModelChange] {
-        try commit { () throws(DomainError) in
-            try session.start(app: app, options: options, requestedBy: requestedBy, now: now)
-            for (identifier, state) in options.restrictions { try registry.setState(state, for: identifier) }
-            if requestedBy == nil { perAppMemory.remember(options, for: app) }
+        try commit { (model) throws(DomainError) in
+            try model.session.start(app: app, options: options, requestedBy: requestedBy, now: now)
+            for (identifier, state) in options.restrictions { try model.registry.setState(state, for: identifier) }
+            if requestedBy == nil { model.perAppMemory.remember(options, for: app) }
             return []
         }
     }
@@ -78,42 +78,42 @@ extension GuidedAccessModel {
     /// Ends the session. When an app asks (RequestSession with `false`), pass
     /// its id as `requestedBy`: it may end only the session it started
     /// (`notOwner` otherwise). Throws `notActive` without a session.
-    public func end(requestedBy app: String? = nil, now: Date) throws(DomainError) -> [ModelChange] {
+    public mutating func end(requestedBy app: String? = nil, now: Date) throws(DomainError) -> [ModelChange] {
         guard session.isLocked else { throw .noSession }
         if let app, session.requestedBy != app {
             throw .notOwner(
                 "\(app) did not start this session, so it cannot end it; ask whoever started it, or use End with authorization")
         }
-        return try commit { () throws(DomainError) in
-            try session.end()
+        return try commit { (model) throws(DomainError) in
+            try model.session.end()
             return []
         }
     }
 
     /// Adds time; an expired session becomes active again with `seconds` left.
     /// Throws `notActive` without a session.
-    public func extendTimeLimit(seconds: UInt64, now: Date) throws(DomainError) -> [ModelChange] {
-        try commit { () throws(DomainError) in
+    public mutating func extendTimeLimit(seconds: UInt64, now: Date) throws(DomainError) -> [ModelChange] {
+        try commit { (model) throws(DomainError) in
             // Catch up first so an overdue session counts from now, not from its old deadline.
-            _ = session.advance(to: now)
-            try session.extendTimeLimit(by: seconds, now: now)
+            _ = model.session.advance(to: now)
+            try model.session.extendTimeLimit(by: seconds, now: now)
             return []
         }
     }
 
     /// Changes the named built-in restrictions of the running session.
-    public func setSystemRestrictions(_ changes: [String: String]) throws(DomainError) -> [ModelChange] {
+    public mutating func setSystemRestrictions(_ changes: [String: String]) throws(DomainError) -> [ModelChange] {
         let parsed = try Self.parseSystemRestrictions(changes)
-        return try commit { () throws(DomainError) in
-            try session.setSystemRestrictions(parsed)
+        return try commit { (model) throws(DomainError) in
+            try model.session.setSystemRestrictions(parsed)
             return []
         }
     }
 
     /// Lets time pass: announces due warnings and expiry. Call at ``nextDeadline``.
-    public func tick(now: Date) throws(DomainError) -> [ModelChange] {
-        try commit { () throws(DomainError) in
-            session.advance(to: now).map { event in
+    public mutating func tick(now: Date) throws(DomainError) -> [ModelChange] {
+        try commit { (model) throws(DomainError) in
+            model.session.advance(to: now).map { event in
                 switch event {
                 case .warning(let secondsLeft): .timeLimitWarning(secondsLeft: secondsLeft)
                 case .expired: .timeExpired
@@ -166,7 +166,7 @@ extension GuidedAccessModel {
     /// `permissionDenied` when wrong; the failure count is saved either way,
     /// so restarting the daemon does not reset the back-off. A right passcode
     /// whose hash is legacy PBKDF2 is stored anew as yescrypt.
-    public func verifyPasscode(_ passcode: String, now: Date) throws(DomainError) {
+    public mutating func verifyPasscode(_ passcode: String, now: Date) throws(DomainError) {
         let expected = try passcodeChallenge(now: now)
         try recordPasscodeCheck(try PasscodeVault.check(passcode, against: expected, cost: vault.cost),
                                 against: expected, now: now)
@@ -181,25 +181,25 @@ extension GuidedAccessModel {
     /// Step three: records the outcome, with the passcode's new hash when
     /// the check made one (persisted, so back-off and the new hash survive a
     /// restart), and throws `permissionDenied` for a wrong passcode.
-    public func recordPasscodeCheck(_ check: PasscodeCheck, against expected: PasscodeHash, now: Date) throws(DomainError) {
+    public mutating func recordPasscodeCheck(_ check: PasscodeCheck, against expected: PasscodeHash, now: Date) throws(DomainError) {
         var outcome: DomainError?
-        _ = try commit { () throws(DomainError) in
-            do throws(DomainError) { try vault.record(check, against: expected, now: now) } catch { outcome = error }
+        _ = try commit { (model) throws(DomainError) in
+            do throws(DomainError) { try model.vault.record(check, against: expected, now: now) } catch { outcome = error }
             return []
         }
         if let outcome { throw outcome }
     }
 
     /// Sets or replaces the passcode (4–64 characters), stored only as a salted slow hash.
-    public func setPasscode(_ passcode: String) throws(DomainError) -> [ModelChange] {
+    public mutating func setPasscode(_ passcode: String) throws(DomainError) -> [ModelChange] {
         try setPasscode(hashed: PasscodeVault.hash(passcode, cost: vault.cost))
     }
 
     /// Stores a hash made beforehand with ``PasscodeVault/hash(_:cost:)``
     /// and ``passcodeCost``, so the slow hashing need not hold the lock.
-    public func setPasscode(hashed: PasscodeHash) throws(DomainError) -> [ModelChange] {
-        try commit { () throws(DomainError) in
-            vault.setPasscode(hashed: hashed)
+    public mutating func setPasscode(hashed: PasscodeHash) throws(DomainError) -> [ModelChange] {
+        try commit { (model) throws(DomainError) in
+            model.vault.setPasscode(hashed: hashed)
             return []
         }
     }

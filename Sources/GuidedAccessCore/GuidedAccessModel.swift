@@ -4,40 +4,31 @@ import FoundationEssentials
 /// The one source of truth the service binds to the bus: session, custom
 /// restrictions, features, passcode, managed policy and their durable state.
 ///
-/// Every mutating method validates, changes, saves atomically before it
-/// returns, and reports what observably changed; when anything fails,
-/// nothing changed. Time is always passed in.
+/// A value that does no I/O. Every mutating method validates, changes and
+/// reports what observably changed; what must then happen outside (the
+/// state saved, features written to the desktop's store, the desktop
+/// settled) it leaves as one ``PendingSave`` for the caller to carry out
+/// (``takePendingSave()``), and when carrying it out fails the caller puts
+/// the model back (``saveFailed(_:)``). When a method throws, nothing
+/// changed. Time is always passed in.
 ///
-/// Not thread-safe: the service holds it behind one lock (`LockedModel`),
-/// which every handler and property getter takes for in-memory work only.
-/// polkit, passcode hashing and (with ``defersSaves``) the write of
-/// `state.json` run outside that lock. It is marked `@unchecked Sendable`
-/// so the lock's owner can share it without another wrapper.
-public final class GuidedAccessModel: @unchecked Sendable {
-    /// Where the state lives.
-    public let store: StateStore
-    /// The audit log in the same directory.
-    public let auditLog: AuditLog
+/// The service holds it behind one lock (`LockedModel`) for in-memory work
+/// only, and carries out each change's `PendingSave` outside that lock.
+public struct GuidedAccessModel: Sendable {
     /// The administrator's policy.
     public internal(set) var managedConfig: ManagedConfig
     /// The session, running or not.
     public internal(set) var session: GuidedAccessSession
     /// Custom restrictions and their states.
     public internal(set) var registry: RestrictionRegistry
-    /// Feature values the service keeps itself.
-    public let ownFeatures: OwnFeatureStore
+    /// Values of the features the service keeps itself (the desktop keeps
+    /// none of them); absent means off.
+    public internal(set) var ownFeatureValues: [Feature: Bool]
     /// Problems met while loading (a state file moved aside); for the daemon to log.
     public let startupWarnings: [String]
-    /// Where problems that do not fail a call go (a desktop setting that
-    /// could not be written); the daemon points it at its log.
-    public var log: @Sendable (String) -> Void = { _ in }
-    /// When true, a commit leaves the write of `state.json` to the caller
-    /// (``takePendingSave()``), who runs it outside the lock readers take and
-    /// replies only once it is done; when false, a commit saves before it returns.
-    public var defersSaves = false
+    /// What the changes since the last ``takePendingSave()`` ask of the disk and the desktop.
     var pendingSave: PendingSave?
-    /// Desktop feature writes of the commit under way (with ``defersSaves``),
-    /// handed to its ``PendingSave``.
+    /// Desktop feature writes of the commit under way, handed to its ``PendingSave``.
     var stagedFeatureWrites: [FeatureWrite] = []
 
     var vault: PasscodeVault
@@ -48,31 +39,30 @@ public final class GuidedAccessModel: @unchecked Sendable {
     /// The last options started for each recently locked app.
     var perAppMemory: PerAppMemory
 
-    /// Loads the state from `store` and resumes a session that was running:
-    /// same app, limits and restrictions; `expired` (still locked) when its time
-    /// ran out while the daemon was down. `passcodeCost` is lowered only by tests.
+    /// The model of `loaded` (``StateStore/load(now:)``), resuming a session
+    /// that was running: same app, limits and restrictions; `expired` (still
+    /// locked) when its time ran out while the daemon was down.
+    /// `passcodeCost` is lowered only by tests. When resuming changed what
+    /// goes into `state.json`, ``persistentState`` differs from `loaded`'s:
+    /// save it before serving (``StateStore/loadModel(managedConfig:passcodeCost:now:)`` does).
     public init(
-        store: StateStore, managedConfig: ManagedConfig = ManagedConfig(),
+        loaded: LoadedState, directory: String, managedConfig: ManagedConfig = ManagedConfig(),
         passcodeCost: Int = PasscodeVault.defaultCost, now: Date
-    ) throws(DomainError) {
-        let loaded = try store.load(now: now)
-        self.store = store
-        auditLog = AuditLog(directory: store.directory)
+    ) {
         self.managedConfig = managedConfig
         session = loaded.state.session
         registry = RestrictionRegistry(
             records: loaded.state.restrictionRecords, states: loaded.state.restrictionStates,
             forcedStates: managedConfig.restrictions, limits: managedConfig.limits)
-        ownFeatures = OwnFeatureStore(values: Self.features(from: loaded.state.featureValues))
+        ownFeatureValues = Self.features(from: loaded.state.featureValues).filter(\.value)
         vault = loaded.state.passcode
         desktopOriginals = loaded.state.desktopOriginals ?? [:]
         perAppMemory = PerAppMemory(loaded.state.lastOptions ?? [])
         vault.cost = passcodeCost
         startupWarnings = (loaded.warning.map { [$0] } ?? [])
-            + loaded.removedTemporaries.map { "removed \($0), left in \(store.directory) by a write that was interrupted" }
+            + loaded.removedTemporaries.map { "removed \($0), left in \(directory) by a write that was interrupted" }
         session.resume(now: now)
-        for (feature, value) in managedConfig.lockedFeatures { ownFeatures.set(value, for: feature) }
-        if persistentState != loaded.state { try store.save(persistentState) }
+        for (feature, value) in managedConfig.lockedFeatures { ownFeatureValues[feature] = value ? true : nil }
     }
 
     /// Everything that goes into `state.json`.
@@ -81,8 +71,7 @@ public final class GuidedAccessModel: @unchecked Sendable {
         state.session = session
         state.restrictionRecords = registry.records.values.sorted { $0.identifier < $1.identifier }
         state.restrictionStates = registry.states
-        state.featureValues = Dictionary(
-            uniqueKeysWithValues: ownFeatures.values.map { ($0.key.name, $0.value) })
+        state.featureValues = Dictionary(uniqueKeysWithValues: ownFeatureValues.map { ($0.key.name, $0.value) })
         state.passcode = vault
         state.desktopOriginals = desktopOriginals.isEmpty ? nil : desktopOriginals
         state.lastOptions = perAppMemory.entries.isEmpty ? nil : perAppMemory.entries
@@ -97,12 +86,26 @@ public final class GuidedAccessModel: @unchecked Sendable {
     }
 }
 
+extension StateStore {
+    /// Loads `state.json` into a model and saves at once what resuming
+    /// changed (a session that expired while the daemon was down).
+    public func loadModel(
+        managedConfig: ManagedConfig = ManagedConfig(), passcodeCost: Int = PasscodeVault.defaultCost, now: Date
+    ) throws(DomainError) -> GuidedAccessModel {
+        let loaded = try load(now: now)
+        let model = GuidedAccessModel(loaded: loaded, directory: directory, managedConfig: managedConfig,
+                                      passcodeCost: passcodeCost, now: now)
+        if model.persistentState != loaded.state { try save(model.persistentState) }
+        return model
+    }
+}
+
 // MARK: - Committing changes
 
 extension GuidedAccessModel {
     /// In-memory state to roll back to; unlike ``PersistentState`` it keeps
     /// live registration owners.
-    struct Memento {
+    struct Memento: Sendable {
         let session: GuidedAccessSession
         let registry: RestrictionRegistry
         let vault: PasscodeVault
@@ -114,78 +117,72 @@ extension GuidedAccessModel {
 
     var memento: Memento {
         Memento(
-            session: session, registry: registry, vault: vault, ownFeatureValues: ownFeatures.values,
+            session: session, registry: registry, vault: vault, ownFeatureValues: ownFeatureValues,
             managedConfig: managedConfig, desktopOriginals: desktopOriginals, perAppMemory: perAppMemory)
     }
 
-    func restore(_ memento: Memento) {
+    mutating func restore(_ memento: Memento) {
         session = memento.session
         registry = memento.registry
         vault = memento.vault
         managedConfig = memento.managedConfig
         desktopOriginals = memento.desktopOriginals
         perAppMemory = memento.perAppMemory
+        ownFeatureValues = memento.ownFeatureValues
         stagedFeatureWrites = []
-        for feature in Feature.allCases {
-            ownFeatures.set(memento.ownFeatureValues[feature] ?? false, for: feature)
-        }
     }
 
-    /// Runs `change`, saves if the durable state differs, and reports what
-    /// observably changed. On any error everything is rolled back.
-    /// `change` returns events that a diff cannot see (warnings, feature values).
+    /// Runs `change` and reports what observably changed; what it asks of
+    /// the disk and the desktop joins the pending save (``takePendingSave()``).
+    /// On any error everything is rolled back. `change` returns events that
+    /// a diff cannot see (warnings, feature values).
     ///
     /// When the change alters what the desktop must deny, the originals of
     /// the settings it will write are saved with it, and the desktop is
-    /// settled only after that save: a crash at any point leaves enough on
-    /// disk to restore exactly.
-    func commit(_ change: () throws(DomainError) -> [ModelChange]) throws(DomainError) -> [ModelChange] {
+    /// settled only after that save (``saved(_:)``): a crash at any point
+    /// leaves enough on disk to restore exactly.
+    mutating func commit(_ change: (inout GuidedAccessModel) throws(DomainError) -> [ModelChange]) throws(DomainError) -> [ModelChange] {
         _ = registry.takeTouched()
         let before = memento
         let demandBefore = desktopDemand
         let events: [ModelChange]
         do throws(DomainError) {
-            events = try change()
-            captureDesktopOriginals()
-            let featureWrites = stagedFeatureWrites
-            stagedFeatureWrites = []
-            let stateChanged = durableStateChanged(since: before)
-            if defersSaves, stateChanged || !featureWrites.isEmpty {
-                // Commits before the save runs are saved together; a failure undoes them all.
-                pendingSave = PendingSave(
-                    state: persistentState, stateChanged: stateChanged || pendingSave?.stateChanged == true,
-                    featureWrites: (pendingSave?.featureWrites ?? []) + featureWrites,
-                    before: pendingSave?.before ?? before, demandBefore: pendingSave?.demandBefore ?? demandBefore)
-            } else if stateChanged {
-                try store.save(persistentState)
-            }
+            events = try change(&self)
         } catch {
             restore(before)
             throw error
         }
-        // With a save pending, the desktop is settled once it is done (``saved(_:)``).
-        if desktopDemand != demandBefore && pendingSave == nil {
-            for problem in settleDesktop() { log(problem) }
+        captureDesktopOriginals()
+        let featureWrites = stagedFeatureWrites
+        stagedFeatureWrites = []
+        let stateChanged = durableStateChanged(since: before)
+        if stateChanged || !featureWrites.isEmpty || desktopDemand != demandBefore {
+            // Commits before the save runs are saved together; a failure undoes them all.
+            pendingSave = PendingSave(
+                state: persistentState, stateChanged: stateChanged || pendingSave?.stateChanged == true,
+                featureWrites: (pendingSave?.featureWrites ?? []) + featureWrites,
+                before: pendingSave?.before ?? before, demandBefore: pendingSave?.demandBefore ?? demandBefore)
         }
         return differences(from: before) + events
     }
 
-    /// The save the commits since the last call left, with ``defersSaves``.
-    public func takePendingSave() -> PendingSave? {
+    /// What the commits since the last call ask of the disk and the desktop,
+    /// to carry out outside the model (``PendingSave/write(to:)``, then
+    /// ``saved(_:)``); nil when they ask nothing.
+    public mutating func takePendingSave() -> PendingSave? {
         defer { pendingSave = nil }
         return pendingSave
     }
 
     /// Call after `pending` is on disk: the desktop work the saved change
     /// asks for, to carry out outside the lock (``DesktopSettlement``).
-    @discardableResult
     public func saved(_ pending: PendingSave) -> DesktopSettlement? {
         desktopDemand != pending.demandBefore ? desktopSettlement() : nil
     }
 
     /// Call when writing `pending` failed: back to the state before its
     /// commits, as if they had thrown.
-    public func saveFailed(_ pending: PendingSave) {
+    public mutating func saveFailed(_ pending: PendingSave) {
         restore(pending.before)
         _ = registry.takeTouched()
     }
@@ -193,7 +190,7 @@ extension GuidedAccessModel {
     /// Whether what goes into `state.json` changed: compared part by part,
     /// and for restrictions only the identifiers the change touched.
     private func durableStateChanged(since before: Memento) -> Bool {
-        session != before.session || vault != before.vault || ownFeatures.values != before.ownFeatureValues
+        session != before.session || vault != before.vault || ownFeatureValues != before.ownFeatureValues
             || desktopOriginals != before.desktopOriginals || perAppMemory != before.perAppMemory
             || registry.touched.contains { identifier in
                 !RestrictionRecord.sameOnDisk(registry.records[identifier], before.registry.records[identifier])
@@ -201,7 +198,7 @@ extension GuidedAccessModel {
             }
     }
 
-    private func differences(from before: Memento) -> [ModelChange] {
+    private mutating func differences(from before: Memento) -> [ModelChange] {
         var changes: [ModelChange] = []
         let properties = SessionProperty.allCases.filter {
             sessionValue($0, session: before.session, vault: before.vault, config: before.managedConfig)
@@ -232,7 +229,7 @@ extension GuidedAccessModel {
 
     /// What changed for the identifiers the change touched (the registry
     /// keeps that list), so the cost follows the change, not the registry.
-    private func restrictionDifferences(from oldRegistry: RestrictionRegistry) -> [ModelChange] {
+    private mutating func restrictionDifferences(from oldRegistry: RestrictionRegistry) -> [ModelChange] {
         var changes: [ModelChange] = []
         for identifier in registry.takeTouched().sorted() {
             let previous = oldRegistry.listing(of: identifier)
@@ -255,9 +252,10 @@ extension GuidedAccessModel {
     }
 }
 
-/// The durable half of one or more commits (see ``GuidedAccessModel/defersSaves``):
-/// the desktop settings they change and the state file.
-public struct PendingSave: @unchecked Sendable {
+/// What one or more commits ask of the world outside the model: the
+/// desktop settings they change, the state file and, once both are done,
+/// the desktop settled (``GuidedAccessModel/saved(_:)``).
+public struct PendingSave: Sendable {
     /// What to write to `state.json`.
     public let state: PersistentState
     /// Whether `state` differs from what is on disk (a feature write alone leaves it).
@@ -287,7 +285,7 @@ public struct PendingSave: @unchecked Sendable {
 }
 
 /// A feature value to write to the desktop's store once the commit is done.
-struct FeatureWrite {
+struct FeatureWrite: Sendable {
     let feature: Feature
     let enabled: Bool
     let source: any FeatureValueSource

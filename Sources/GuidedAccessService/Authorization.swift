@@ -28,10 +28,10 @@ extension GuidedAccessService {
     func authorized<T: Sendable>(
         _ call: MethodCall, audit action: String, target: String, interactive: Bool = false,
         required: (GuidedAccessModel) throws -> [AdminAction],
-        change: (GuidedAccessModel) throws -> ([ModelChange], T)
+        change: (inout GuidedAccessModel) throws -> ([ModelChange], T)
     ) async throws -> T {
         try await authorized(call, audit: action, target: target, interactive: interactive, required: required,
-                             prepare: {}, change: { model, _ in try change(model) })
+                             prepare: {}, change: { model, _ in try change(&model) })
     }
 
     /// The same, with slow work (`prepare`, e.g. hashing a passcode) that
@@ -40,7 +40,7 @@ extension GuidedAccessService {
         _ call: MethodCall, audit action: String, target: String, interactive: Bool = false,
         required: (GuidedAccessModel) throws -> [AdminAction],
         prepare: () throws -> Prepared,
-        change: (GuidedAccessModel, Prepared) throws -> ([ModelChange], T)
+        change: (inout GuidedAccessModel, Prepared) throws -> ([ModelChange], T)
     ) async throws -> T {
         let caller = try await identify(call)
         do {
@@ -53,7 +53,7 @@ extension GuidedAccessService {
                 guard Set(now).isSubset(of: Set(actions)) else {
                     throw DomainError.failed("the session changed while waiting for authorization; try again")
                 }
-                return try change(model, prepared)
+                return try change(&model, prepared)
             }
             audit(caller, action, target, .allowed)
             call.afterReply { self.publish(changes) }
@@ -117,7 +117,7 @@ extension GuidedAccessService {
     /// Appends one record; a failed write is logged, never thrown at the caller.
     func audit(_ who: AuditCaller, _ action: String, _ target: String, _ result: AuditResult) {
         do {
-            try read { $0.auditLog }.append(caller: who, action: action, target: target, result: result, now: Date())
+            try auditLog.append(caller: who, action: action, target: target, result: result, now: Date())
         } catch {
             log("audit log write failed: \(error)")
         }

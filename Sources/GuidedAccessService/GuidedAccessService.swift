@@ -49,6 +49,8 @@ public final class GuidedAccessService: Sendable {
     static let messageSlackBytes = 64 * 1024
 
     let model: LockedModel
+    /// Who did what, in the state directory.
+    let auditLog: AuditLog
     /// Passcode checks, one at a time (see `end`); a check that waits
     /// suspends its task rather than blocking a thread.
     let passcodeChecks = AsyncLock()
@@ -81,16 +83,15 @@ public final class GuidedAccessService: Sendable {
     /// (a kiosk must not come up without its policy).
     public init(_ configuration: ServiceConfiguration, log: @escaping @Sendable (String) -> Void) throws {
         let managed = try ManagedConfig.load(from: configuration.managedConfigPath)
-        let model = try GuidedAccessModel(
-            store: StateStore(directory: configuration.stateDirectory), managedConfig: managed,
-            passcodeCost: configuration.passcodeCost, now: Date())
+        let store = StateStore(directory: configuration.stateDirectory)
+        var model = try store.loadModel(managedConfig: managed, passcodeCost: configuration.passcodeCost, now: Date())
         for warning in model.startupWarnings { log(warning) }
-        model.log = log
         let edges = configuration.userConfigDirectory.map(KWinScreenEdges.init(directory:))
-        Self.connect(model, to: configuration.desktop, edges: edges, log: log)
+        Self.connect(&model, to: configuration.desktop, edges: edges, store: store, log: log)
         let listReply = ReplyCache()
         self.listReply = listReply
-        self.model = LockedModel(model, log: log, changed: listReply.invalidate)
+        self.model = LockedModel(model, store: store, log: log, changed: listReply.invalidate)
+        auditLog = AuditLog(directory: configuration.stateDirectory)
         self.desktop = configuration.desktop
         managedConfigPath = configuration.managedConfigPath
         userConfigDirectory = configuration.userConfigDirectory
@@ -103,14 +104,16 @@ public final class GuidedAccessService: Sendable {
     /// Routes the desktop's features and restrictions to it and a
     /// session's demands to it and KWin's edges, pushes the administrator's
     /// locked values, and settles a session that was running (or being
-    /// restored) when the daemon last stopped.
-    private static func connect(_ model: GuidedAccessModel, to desktop: (any DesktopSettings)?,
-                                edges: KWinScreenEdges?, log: @Sendable (String) -> Void) {
+    /// restored) when the daemon last stopped. Before serving: the I/O is
+    /// done here, in turn.
+    private static func connect(_ model: inout GuidedAccessModel, to desktop: (any DesktopSettings)?,
+                                edges: KWinScreenEdges?, store: StateStore, log: @Sendable (String) -> Void) {
         if let desktop {
             for problem in desktop.problems { log(problem) }
             model.setFeatureSource(desktop, for: desktop.desktopFeatures)
             do {
                 _ = try model.enforceLockedFeatures()
+                if let pending = model.takePendingSave() { try pending.write(to: store) }
             } catch {
                 // The daemon still serves: what the store holds is what it reports.
                 log("cannot push the values managed.json locks: \(error)")
@@ -119,7 +122,11 @@ public final class GuidedAccessService: Sendable {
         let appliers = [edges, desktop as (any SessionSettingsApplier)?].compactMap { $0 }
         guard !appliers.isEmpty else { return }
         model.setSessionSettingsApplier(appliers.count == 1 ? appliers[0] : CombinedSettingsApplier(appliers))
-        for problem in model.settleDesktop() { log(problem) }
+        guard let settlement = model.desktopSettlement() else { return }
+        for problem in settlement.perform() { log(problem) }
+        if let state = model.settled(settlement) {
+            do { try store.save(state) } catch { log("could not record the restored desktop settings: \(error)") }
+        }
     }
 
     /// The interfaces at `path`, declared once.
@@ -299,10 +306,9 @@ final class LockedModel: Sendable {
     /// Called after every change, made or undone.
     private let changed: @Sendable () -> Void
 
-    init(_ model: GuidedAccessModel, log: @escaping @Sendable (String) -> Void = { _ in },
+    init(_ model: GuidedAccessModel, store: StateStore, log: @escaping @Sendable (String) -> Void = { _ in },
          changed: @escaping @Sendable () -> Void = {}) {
-        model.defersSaves = true
-        store = model.store
+        self.store = store
         self.log = log
         self.model = Locked(model)
         self.changed = changed
@@ -319,7 +325,7 @@ final class LockedModel: Sendable {
     /// Changes the model and returns once the change is confirmed by the
     /// desktop's store and on disk, or undone when writing it failed (that
     /// error is thrown). Readers wait only for the in-memory part.
-    func with<T>(_ body: (GuidedAccessModel) throws -> T) async throws -> T {
+    func with<T>(_ body: (inout GuidedAccessModel) throws -> T) async throws -> T {
         defer { changed() }
         return try await writing.withLock {
             await refreshOriginalsBeforeASession()
@@ -348,13 +354,13 @@ final class LockedModel: Sendable {
         try lock.withLock { (value: inout Value) throws(E) -> T in try body(value) }
     }
 
-    private func withWritingLock<T>(_ body: (GuidedAccessModel) throws -> T) async throws -> T {
-        let (result, pending) = read { model in (Result { try body(model) }, model.takePendingSave()) }
+    private func withWritingLock<T>(_ body: (inout GuidedAccessModel) throws -> T) async throws -> T {
+        let (result, pending) = change { model in (Result { try body(&model) }, model.takePendingSave()) }
         if let pending {
             do {
                 try await io.run { [store] in try pending.write(to: store) }
             } catch {
-                read { $0.saveFailed(pending) }
+                change { $0.saveFailed(pending) }
                 throw error
             }
             if let settlement = read({ $0.saved(pending) }) { await settle(settlement) }
@@ -362,12 +368,17 @@ final class LockedModel: Sendable {
         return try result.get()
     }
 
+    /// Changes the model in memory, under the lock readers take.
+    private func change<T>(_ body: (inout GuidedAccessModel) -> T) -> T {
+        model.withLock { body(&$0) }
+    }
+
     /// Writes the desktop's settings outside the lock, then records the
     /// originals it put back.
     private func settle(_ settlement: DesktopSettlement) async {
         let problems = (try? await io.run { settlement.perform() }) ?? []
         for problem in problems { log(problem) }
-        guard let state = read({ $0.settled(settlement) }) else { return }
+        guard let state = change({ $0.settled(settlement) }) else { return }
         do {
             try await io.run { [store] in try store.save(state) }
         } catch {

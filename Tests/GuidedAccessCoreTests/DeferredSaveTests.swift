@@ -3,9 +3,9 @@ import Foundation
 import Testing
 @testable import GuidedAccessCore
 
-/// With `defersSaves`, the service writes `state.json` outside the lock that
-/// readers take: the change is in memory at once, on disk only after
-/// `write`, and undone as a whole when the write fails.
+/// A change does no I/O: it is in memory at once and leaves a pending save
+/// that the service writes outside the lock readers take; on disk only
+/// after `write`, and undone as a whole when the write fails.
 @Suite struct DeferredSaveTests {
     /// What a daemon starting now would load.
     func onDisk(_ directory: String) throws -> PersistentState {
@@ -14,27 +14,28 @@ import Testing
 
     @Test func aChangeIsOnDiskOnlyAfterItsWrite() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
-            model.defersSaves = true
+            var model = try makeModel(in: directory)
             _ = try model.start(app: "/usr/bin/kiosk", now: t0)
             #expect(model.enabled)
             #expect(try !onDisk(directory).session.isLocked, "nothing may be written before the caller writes")
 
-            let pending = try #require(model.takePendingSave())
-            #expect(model.takePendingSave() == nil, "a pending save is handed out once")
-            try pending.write(to: model.store)
-            model.saved(pending)
+            let taken = model.takePendingSave()
+            let pending = try #require(taken)
+            let again = model.takePendingSave()
+            #expect(again == nil, "a pending save is handed out once")
+            try pending.write(to: StateStore(directory: directory))
+            _ = model.saved(pending)
             #expect(try onDisk(directory).session.isLocked)
         }
     }
 
     @Test func commitsBeforeTheWriteAreSavedTogetherAndUndoneTogether() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
-            model.defersSaves = true
+            var model = try makeModel(in: directory)
             _ = try model.setRestrictionState("deny", for: "com.example.purchase")
             _ = try model.start(app: "/usr/bin/kiosk", now: t0)
-            let pending = try #require(model.takePendingSave())
+            let taken = model.takePendingSave()
+            let pending = try #require(taken)
             #expect(pending.state.session.isLocked && pending.state.restrictionStates["com.example.purchase"] == .deny)
 
             // The write failed (say, a full disk): both changes are gone, as if they had thrown.
@@ -45,19 +46,11 @@ import Testing
 
             // The next change starts from the undone state and saves normally.
             _ = try model.setRestrictionState("deny", for: "com.example.export")
-            try #require(model.takePendingSave()).write(to: model.store)
+            let next = model.takePendingSave()
+            try #require(next).write(to: StateStore(directory: directory))
             let saved = try onDisk(directory)
             #expect(saved.restrictionStates["com.example.export"] == .deny)
             #expect(saved.restrictionStates["com.example.purchase"] == nil)
-        }
-    }
-
-    @Test func withoutDeferringEveryCommitSavesBeforeItReturns() throws {
-        try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
-            _ = try model.start(app: "/usr/bin/kiosk", now: t0)
-            #expect(model.takePendingSave() == nil)
-            #expect(try onDisk(directory).session.isLocked)
         }
     }
 }

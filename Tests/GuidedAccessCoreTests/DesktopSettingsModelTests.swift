@@ -52,23 +52,27 @@ struct DesktopSettingsModelTests {
     @Test("originals are on disk before the first write; End restores them and forgets them")
     func originalsBeforeWrites() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             let applier = RecordingApplier(statePath: StateStore(directory: directory).path)
             model.setSessionSettingsApplier(applier)
             #expect(model.systemRestrictionSources["keyboards"] == "published")
             #expect(model.systemRestrictionSources["notifications"] == "test:notifications/show-banners")
 
             _ = try model.start(app: "/usr/bin/kiosk", systemRestrictions: ["notifications": "deny"], now: t0)
+            #expect(applier.values["notifications/show-banners"] == "true", "a change writes nothing itself")
+            try model.carryOut(in: directory)
             #expect(applier.values["notifications/show-banners"] == "denied")
             #expect(applier.stateFileAtApply.count == 1)
             #expect(applier.stateFileAtApply.first?.contains("\"notifications/show-banners\"") == true)
 
             // Denying one more during the session saves its original too, first.
             _ = try model.setSystemRestrictions(["power-menu": "deny"])
+            try model.carryOut(in: directory)
             #expect(applier.stateFileAtApply.last?.contains("\"power-menu/disable-log-out\"") == true)
             #expect(applier.values["power-menu/disable-log-out"] == "denied")
 
             _ = try model.end(now: at(10))
+            try model.carryOut(in: directory)
             #expect(applier.values == ["notifications/show-banners": "true", "power-menu/disable-log-out": "false",
                                        "session/idle-delay": "300"])
             #expect(model.persistentState.desktopOriginals == nil)
@@ -78,20 +82,24 @@ struct DesktopSettingsModelTests {
     @Test("auto-lock: its settings' originals are saved before the write, put back at End; -1 writes nothing")
     func autoLockIsAppliedAndRestored() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             let applier = RecordingApplier(statePath: StateStore(directory: directory).path)
             model.setSessionSettingsApplier(applier)
 
             _ = try model.start(app: "/usr/bin/kiosk", autoLock: AutoLock.desktop, now: t0)
+            try model.carryOut(in: directory)
             #expect(applier.values["session/idle-delay"] == "300", "the desktop's own auto-lock: nothing to write")
             #expect(model.persistentState.desktopOriginals == nil)
             _ = try model.end(now: at(1))
+            try model.carryOut(in: directory)
 
             _ = try model.start(app: "/usr/bin/kiosk", autoLock: AutoLock.never, now: at(2))
+            try model.carryOut(in: directory)
             #expect(applier.values["session/idle-delay"] == "0")
             #expect(applier.stateFileAtApply.last?.contains("\"session/idle-delay\"") == true)
             #expect(model.persistentState.desktopOriginals == ["session/idle-delay": SavedSetting(userValue: "300")])
             _ = try model.end(now: at(3))
+            try model.carryOut(in: directory)
             #expect(applier.values["session/idle-delay"] == "300")
             #expect(model.persistentState.desktopOriginals == nil)
         }
@@ -103,11 +111,14 @@ struct DesktopSettingsModelTests {
             var state = PersistentState()
             state.desktopOriginals = ["notifications/show-banners": SavedSetting(userValue: nil)]
             try StateStore(directory: directory).save(state)
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             let applier = RecordingApplier(statePath: StateStore(directory: directory).path)
             applier.values["notifications/show-banners"] = "denied"
             model.setSessionSettingsApplier(applier)
-            model.settleDesktop()
+            let settlement = try #require(model.desktopSettlement())
+            _ = settlement.perform()
+            let restored = model.settled(settlement)
+            try StateStore(directory: directory).save(try #require(restored))
             #expect(applier.values["notifications/show-banners"] == nil, "reset to the default")
             #expect(try StateStore(directory: directory).load(now: t0).state.desktopOriginals == nil)
         }

@@ -7,10 +7,13 @@ import Testing
 struct ModelSessionTests {
     @Test func startReportsStatusAndPropertiesAndPersistsBeforeReturning() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             let changes = try model.start(
                 app: "org.example.Kiosk", timeLimit: 600, systemRestrictions: ["touch": "deny"],
                 disabledRegions: [Region(x: 0, y: 0, width: 10, height: 10)], now: t0)
+            #expect(try StateStore(directory: directory).load(now: t0).state.session == GuidedAccessSession(),
+                    "a change writes nothing itself")
+            try model.carryOut(in: directory)
             #expect(changes == [
                 .statusChanged(enabled: true),
                 .sessionPropertiesChanged([.enabled, .state, .app, .startedAt, .timeLimit, .systemRestrictions, .disabledRegions]),
@@ -22,7 +25,7 @@ struct ModelSessionTests {
 
     @Test func startRejectsBadValuesByName() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             #expect { try model.start(app: "a.b", systemRestrictions: ["elbows": "deny"], now: t0) } throws: {
                 ($0 as? DomainError)?.message.contains("elbows") == true
             }
@@ -41,7 +44,7 @@ struct ModelSessionTests {
     @Test func startWithRestrictionsIsAllOrNothing() throws {
         try withTemporaryDirectory { directory in
             let config = ManagedConfig(restrictions: ["com.example.forced": .deny])
-            let model = try makeModel(in: directory, config: config)
+            var model = try makeModel(in: directory, config: config)
             #expect(throws: DomainError.self) {
                 try model.start(
                     app: "a.b", restrictions: ["com.example.buy": "deny", "com.example.forced": "allow"], now: t0)
@@ -56,7 +59,7 @@ struct ModelSessionTests {
 
     @Test func ticksEmitWarningsThenExpiry() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             _ = try model.start(app: "a.b", timeLimit: 30, now: t0)
             #expect(model.nextDeadline == at(20))
             #expect(try model.tick(now: at(19)) == [])
@@ -71,7 +74,7 @@ struct ModelSessionTests {
 
     @Test func endAndOwnership() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             #expect(throws: DomainError.noSession) { try model.end(now: t0) }
             #expect(throws: DomainError.noSession) { try model.extendTimeLimit(seconds: 5, now: t0) }
             _ = try model.start(app: "org.example.Game", requestedBy: "org.example.Game", now: t0)
@@ -86,7 +89,7 @@ struct ModelSessionTests {
 
     @Test func unchangedValuesReportNothing() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             _ = try model.start(app: "a.b", systemRestrictions: ["touch": "deny"], now: t0)
             #expect(try model.setSystemRestrictions(["touch": "deny"]) == [])
             #expect(try model.setSystemRestrictions(["touch": "allow"]) == [.sessionPropertiesChanged([.systemRestrictions])])
@@ -96,11 +99,12 @@ struct ModelSessionTests {
 
     @Test func passcodeBackOffSurvivesARestart() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             #expect(try model.setPasscode("2468") == [.sessionPropertiesChanged([.passcodeSet])])
             #expect(try model.setPasscode("1357") == [], "replacing keeps PasscodeSet true")
             for _ in 0..<3 { #expect(throws: DomainError.self) { try model.verifyPasscode("0000", now: t0) } }
-            let restarted = try makeModel(in: directory, now: at(1))
+            try model.carryOut(in: directory)
+            var restarted = try makeModel(in: directory, now: at(1))
             #expect(throws: DomainError.passcodeBackOff(seconds: 4)) {
                 try restarted.verifyPasscode("1357", now: at(1))
             }
@@ -121,12 +125,14 @@ struct ModelSessionTests {
                 return ((saved?["passcode"] as? [String: Any])?["stored"] as? [String: Any])?["algorithm"] as? String
             }
 
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             #expect(throws: DomainError.self) { try model.verifyPasscode("1357", now: t0) }
+            try model.carryOut(in: directory)
             #expect(try storedAlgorithm() == "pbkdf2-sha256", "a wrong passcode changes no hash")
             try model.verifyPasscode("2468", now: t0)
-            #expect(try storedAlgorithm() == "crypt", "the new hash is on disk when the check returns")
-            let restarted = try makeModel(in: directory)
+            try model.carryOut(in: directory)
+            #expect(try storedAlgorithm() == "crypt", "the new hash is on disk once the check's save is carried out")
+            var restarted = try makeModel(in: directory)
             try restarted.verifyPasscode("2468", now: t0)
             #expect(throws: DomainError.self) { try restarted.verifyPasscode("1357", now: t0) }
         }
@@ -137,12 +143,13 @@ struct ModelSessionTests {
 struct ModelRestartTests {
     @Test func resumesAnActiveSession() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             _ = try model.start(
                 app: "org.example.Kiosk", timeLimit: 600, systemRestrictions: ["touch": "deny"],
                 disabledRegions: [Region(x: 1, y: 2, width: 3, height: 4)],
                 restrictions: ["com.example.buy": "deny"], now: t0)
             _ = try model.tick(now: at(300))
+            try model.carryOut(in: directory)
             let restarted = try makeModel(in: directory, now: at(400))
             #expect(restarted.sessionState == .active)
             #expect(restarted.app == "org.example.Kiosk")
@@ -158,8 +165,9 @@ struct ModelRestartTests {
 
     @Test func comesBackExpiredWhenTheTimeRanOutWhileDown() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             _ = try model.start(app: "org.example.Kiosk", timeLimit: 60, now: t0)
+            try model.carryOut(in: directory)
             let restarted = try makeModel(in: directory, now: at(3600))
             #expect(restarted.sessionState == .expired)
             #expect(restarted.enabled)
@@ -180,12 +188,13 @@ struct ModelRestartTests {
 
     @Test func failedSaveChangesNothing() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             // A directory where the state file should be makes the rename fail.
             try FileManager.default.createDirectory(atPath: directory + "/state.json", withIntermediateDirectories: false)
             try FileManager.default.createDirectory(atPath: directory + "/state.json/x", withIntermediateDirectories: false)
-            #expect { try model.start(app: "a.b", now: t0) } throws: { ($0 as? DomainError)?.name == "Failed" }
-            #expect(model.sessionState == .inactive)
+            _ = try model.start(app: "a.b", now: t0)
+            #expect { try model.carryOut(in: directory) } throws: { ($0 as? DomainError)?.name == "Failed" }
+            #expect(model.sessionState == .inactive, "the failed save undid the start")
         }
     }
 }
@@ -194,7 +203,7 @@ struct ModelRestartTests {
 struct ModelRestrictionTests {
     @Test func registrationLifecycleReportsObjectChanges() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             let buy = RestrictionDeclaration(identifier: "com.example.buy", text: "Purchases", detail: "")
             #expect(try model.register(owner: ":1.5", app: "org.example.Shop", [buy]) == [.restrictionAdded(identifier: "com.example.buy")])
             #expect(try model.register(owner: ":1.5", app: "org.example.Shop", [buy]) == [])
@@ -209,7 +218,7 @@ struct ModelRestrictionTests {
 
     @Test func resettingAPreDeniedIdentifierRemovesIt() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             #expect(try model.setRestrictionState("deny", for: "com.example.pre") == [
                 .restrictionAdded(identifier: "com.example.pre"),
                 .restrictionChanged(identifier: "com.example.pre", state: .deny),
@@ -223,10 +232,11 @@ struct ModelRestrictionTests {
 
     @Test func restrictionStatesPersistButRegistrationsDoNot() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             _ = try model.register(owner: ":1.5", app: "org.example.Shop",
                                    [.init(identifier: "com.example.buy", text: "Purchases", detail: "More")])
             _ = try model.setRestrictionState("deny", for: "com.example.buy")
+            try model.carryOut(in: directory)
             let restarted = try makeModel(in: directory)
             let listing = try #require(restarted.restriction("com.example.buy"))
             #expect(listing == RestrictionListing(
@@ -246,10 +256,11 @@ struct ModelFeatureTests {
 
     @Test func ownValuesPersistAndReportChanges() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             #expect(try model.setFeature(named: "BoldText", enabled: true) == [.featureChanged(.boldText, true)])
             #expect(try model.setFeature(.boldText, enabled: true) == [])
             #expect(throws: DomainError.self) { try model.setFeature(named: "Bold", enabled: true) }
+            try model.carryOut(in: directory)
             #expect(try makeModel(in: directory).featureValue(.boldText))
             #expect(model.featureSourceDescriptions[.boldText] == "service")
         }
@@ -257,7 +268,7 @@ struct ModelFeatureTests {
 
     @Test func lockedFeaturesRejectChanges() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory, config: ManagedConfig(lockedFeatures: [.zoom: true]))
+            var model = try makeModel(in: directory, config: ManagedConfig(lockedFeatures: [.zoom: true]))
             #expect(model.featureValue(.zoom), "the locked value is applied at start-up")
             #expect { try model.setFeature(.zoom, enabled: false) } throws: {
                 ($0 as? DomainError)?.name == "PermissionDenied"
@@ -267,7 +278,7 @@ struct ModelFeatureTests {
 
     @Test func configureForGuidedAccessNeedsASessionAndKnownNames() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory, config: ManagedConfig(lockedFeatures: [.grayscale: false]))
+            var model = try makeModel(in: directory, config: ManagedConfig(lockedFeatures: [.grayscale: false]))
             #expect(throws: DomainError.noSession) {
                 try model.configureForGuidedAccess(features: ["zoom"], enabled: true)
             }
@@ -286,18 +297,20 @@ struct ModelFeatureTests {
 
     @Test func failingSourceIsFailed() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             model.setFeatureSource(FailingSource(), for: [.largeText])
             #expect(model.featureSourceDescriptions[.largeText] == "gsettings:org.gnome.desktop.a11y/x")
-            #expect { try model.setFeature(.largeText, enabled: true) } throws: {
+            _ = try model.setFeature(.largeText, enabled: true)
+            #expect { try model.carryOut(in: directory) } throws: {
                 ($0 as? DomainError)?.name == "Failed"
             }
+            #expect(model.takePendingSave() == nil && !model.featureValue(.largeText))
         }
     }
 
     @Test func managedConfigReloadReportsAllowListAndForcedStates() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             let config = ManagedConfig(allowedApplications: ["org.example.Kiosk"], restrictions: ["com.example.buy": .deny])
             #expect(try model.applyManagedConfig(config) == [
                 .sessionPropertiesChanged([.allowedApplications]),

@@ -7,7 +7,7 @@ import Testing
 struct PresentationAndAutoLockTests {
     @Test func startPublishesThemAndEndPutsTheDefaultsBack() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             #expect(model.presentation == .asIs && model.autoLock == AutoLock.desktop)
             let changes = try model.start(app: "org.example.Kiosk", presentation: .fullscreen, autoLock: 600, now: t0)
             #expect(changes == [
@@ -15,6 +15,7 @@ struct PresentationAndAutoLockTests {
                 .sessionPropertiesChanged([.enabled, .state, .app, .startedAt, .presentation, .autoLock]),
             ])
             #expect(model.presentation == .fullscreen && model.autoLock == 600)
+            try model.carryOut(in: directory)
             let restarted = try makeModel(in: directory, now: at(1))
             #expect(restarted.presentation == .fullscreen && restarted.autoLock == 600, "kept in the state file")
 
@@ -29,7 +30,7 @@ struct PresentationAndAutoLockTests {
                       (-2, false), (86_401, false), (.min, false), (.max, false)])
     func autoLockRange(_ seconds: Int64, _ accepted: Bool) throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             if accepted {
                 _ = try model.start(app: "org.example.Kiosk", autoLock: seconds, now: t0)
                 #expect(model.autoLock == seconds)
@@ -54,10 +55,11 @@ struct PresentationAndAutoLockTests {
     @Test("a state file written before presentation, auto-lock and the per-app memory existed still loads")
     func olderStateFileLoads() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             _ = try model.start(app: "org.example.Kiosk", timeLimit: 600, systemRestrictions: ["touch": "deny"], now: t0)
+            try model.carryOut(in: directory)
             // The same file as the previous version wrote it: without the new keys.
-            let path = model.store.path
+            let path = StateStore(directory: directory).path
             var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
             #expect(json["lastOptions"] != nil)
             json["lastOptions"] = nil
@@ -82,7 +84,7 @@ struct PerAppMemoryTests {
     @Test("the options of the last Start, normalised and complete; an app that locks itself changes nothing")
     func lastOptionsOfAStart() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             #expect(model.lastOptions(for: "org.example.Kiosk") == nil)
             let region = try Region(x: 10, y: 20, width: 300, height: 200)
             _ = try model.start(app: "org.example.Kiosk", timeLimit: 900, systemRestrictions: ["touch": "deny"],
@@ -105,6 +107,7 @@ struct PerAppMemoryTests {
 
             _ = try model.start(app: "org.example.Kiosk", now: at(4))
             #expect(model.lastOptions(for: "org.example.Kiosk") == SessionOptions(), "the last Start wins, even without options")
+            try model.carryOut(in: directory)
             #expect(try makeModel(in: directory, now: at(5)).lastOptions(for: "org.example.Kiosk") == SessionOptions())
         }
     }
@@ -112,7 +115,7 @@ struct PerAppMemoryTests {
     @Test("a refused Start remembers nothing")
     func refusedStartIsNotRemembered() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory, config: ManagedConfig(restrictions: ["com.example.forced": .deny]))
+            var model = try makeModel(in: directory, config: ManagedConfig(restrictions: ["com.example.forced": .deny]))
             #expect(throws: DomainError.self) {
                 try model.start(app: "org.example.Kiosk", restrictions: ["com.example.forced": "allow"], now: t0)
             }
@@ -124,7 +127,7 @@ struct PerAppMemoryTests {
     @Test("past 64 apps the least recently locked is forgotten; locking an app again makes it the most recent")
     func leastRecentlyLockedIsDropped() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             for index in 0..<PerAppMemory.maximumApps {
                 _ = try model.start(app: "org.example.App\(index)", timeLimit: UInt64(index + 1), now: at(Double(2 * index)))
                 _ = try model.end(now: at(Double(2 * index + 1)))
@@ -137,6 +140,7 @@ struct PerAppMemoryTests {
             #expect(model.lastOptions(for: "org.example.App0")?.timeLimit == 7)
             #expect(model.lastOptions(for: "org.example.App2")?.timeLimit == 3)
             #expect(model.lastOptions(for: "org.example.New") != nil)
+            try model.carryOut(in: directory)
             let onDisk = try #require(try StateStore(directory: directory).load(now: t0).state.lastOptions)
             #expect(onDisk.count == PerAppMemory.maximumApps)
             #expect(onDisk.first?.app == "org.example.New" && onDisk.dropFirst().first?.app == "org.example.App0")

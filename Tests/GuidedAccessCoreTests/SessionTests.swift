@@ -136,7 +136,7 @@ struct SessionChangePolicyTests {
 
     @Test func modelClassifiesAgainstTheRunningSession() throws {
         try withTemporaryDirectory { directory in
-            let model = try makeModel(in: directory)
+            var model = try makeModel(in: directory)
             _ = try model.setRestrictionState("deny", for: "com.example.buy")
             #expect(model.sessionAuthority(for: .setRestriction(identifier: "com.example.buy", .allow)) == nil)
             _ = try model.start(

@@ -26,9 +26,27 @@ let testCost = 1
 func makeModel(
     in directory: String, config: ManagedConfig = ManagedConfig(), now: Date = t0
 ) throws -> GuidedAccessModel {
-    try GuidedAccessModel(
-        store: StateStore(directory: directory), managedConfig: config, passcodeCost: testCost,
-        now: now)
+    try StateStore(directory: directory).loadModel(managedConfig: config, passcodeCost: testCost, now: now)
+}
+
+extension GuidedAccessModel {
+    /// Carries out what the changes so far ask of the disk and the desktop,
+    /// in the service's order (`LockedModel`): the pending save written
+    /// (the desktop's features, then `state.json`), undone when that fails,
+    /// then the desktop settled and what it restored recorded.
+    mutating func carryOut(in directory: String) throws(DomainError) {
+        guard let pending = takePendingSave() else { return }
+        let store = StateStore(directory: directory)
+        do throws(DomainError) {
+            try pending.write(to: store)
+        } catch {
+            saveFailed(pending)
+            throw error
+        }
+        guard let settlement = saved(pending) else { return }
+        _ = settlement.perform()
+        if let state = settled(settlement) { try store.save(state) }
+    }
 }
 
 /// POSIX permission bits of `path`.
@@ -41,7 +59,7 @@ func permissions(of path: String) -> mode_t {
 extension GuidedAccessModel {
     /// `start` with its options spelt out and parsed as the service parses
     /// them at the edge (the app id checked, then the options).
-    func start(
+    mutating func start(
         app: String, timeLimit: UInt64 = 0, systemRestrictions: [String: String] = [:], disabledRegions: [Region] = [],
         restrictions: [String: String] = [:], presentation: Presentation = .asIs, autoLock: Int64 = AutoLock.desktop,
         requestedBy: String? = nil, now: Date
