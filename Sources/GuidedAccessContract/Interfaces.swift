@@ -70,6 +70,11 @@ public enum Contract {
             public static let presentation = OptionDeclaration<String>("presentation")
             /// Seconds of inactivity before the screen blanks; see ``AutoLock``.
             public static let autoLock = OptionDeclaration<Int64>("auto-lock")
+            /// Feature name → value for the session. Parsed, not yet in
+            /// ``all``: `Start` takes it once the session sets the features
+            /// and puts them back at its end (DESIGN.md, "The four
+            /// single-app modes").
+            public static let features = OptionDeclaration<[String: Bool]>("features")
             /// Polkit may ask the person to authenticate.
             public static let interactive = Session.interactive
             /// Every option `Start` accepts.

@@ -20,7 +20,7 @@ public enum ShellContract {
                 ("timeLimit", start.timeLimit.key), ("systemRestrictions", start.systemRestrictions.key),
                 ("disabledRegions", start.disabledRegions.key), ("restrictions", start.restrictions.key),
                 ("presentation", start.presentation.key), ("autoLock", start.autoLock.key),
-                ("interactive", start.interactive.key),
+                ("features", start.features.key), ("interactive", start.interactive.key),
             ].map { ($0.0, .string($0.1)) })),
             ("END_OPTIONS", .object([("passcode", end.passcode.key), ("interactive", end.interactive.key)]
                 .map { ($0.0, .string($0.1)) })),

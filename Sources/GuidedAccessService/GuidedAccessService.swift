@@ -113,7 +113,9 @@ public final class GuidedAccessService: Sendable {
             model.setFeatureSource(desktop, for: desktop.desktopFeatures)
             do {
                 _ = try model.enforceLockedFeatures()
-                if let pending = model.takePendingSave() { try pending.write(to: store) }
+                if let pending = model.takePendingSave() {
+                    do { try pending.write(to: store) } catch { model.saveFailed(pending); throw error }
+                }
             } catch {
                 // The daemon still serves: what the store holds is what it reports.
                 log("cannot push the values managed.json locks: \(error)")

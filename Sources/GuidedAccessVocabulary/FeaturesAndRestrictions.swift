@@ -4,8 +4,8 @@
 // core, the daemon, the client library and the CLI cannot drift apart.
 
 /// The accessibility features the service exposes, in contract order; the raw
-/// value is the feature's ``name``.
-public enum AccessibilityFeature: String, Codable, Sendable, CaseIterable {
+/// value is the feature's ``name`` (also as a key of a saved dictionary).
+public enum AccessibilityFeature: String, Codable, CodingKeyRepresentable, Sendable, CaseIterable {
     /// Screen reader (iOS VoiceOver).
     case screenReader = "ScreenReader"
     /// Screen magnifier.

@@ -167,3 +167,22 @@ struct PerAppMemoryTests {
         #expect(Set(memory.entries.map(\.app)).count == PerAppMemory.maximumApps)
     }
 }
+
+@Suite("Session options")
+struct SessionOptionsTests {
+    @Test("features: parsed by name once, an unknown name refused by name, saved by name, absent in an older file")
+    func features() throws {
+        let options = try SessionOptions(features: ["Zoom": true, "ReduceMotion": false])
+        #expect(options.features == [.zoom: true, .reduceMotion: false])
+        #expect(throws: DomainError.self) { try SessionOptions(features: ["Teleport": true]) }
+
+        let saved = String(decoding: try JSONEncoder().encode(options), as: UTF8.self)
+        #expect(saved.contains(#""features":{"#) && saved.contains(#""Zoom":true"#), "\(saved)")
+        #expect(try JSONDecoder().decode(SessionOptions.self, from: Data(saved.utf8)) == options)
+
+        var older = try #require(try JSONSerialization.jsonObject(with: Data(saved.utf8)) as? [String: Any])
+        older["features"] = nil
+        let decoded = try JSONDecoder().decode(SessionOptions.self, from: JSONSerialization.data(withJSONObject: older))
+        #expect(decoded.features.isEmpty && decoded.timeLimit == options.timeLimit)
+    }
+}

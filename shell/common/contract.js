@@ -6,7 +6,7 @@
 export var BUS_NAME = "org.guidedaccess.GuidedAccess1";
 export var OBJECT_PATH = "/org/guidedaccess/GuidedAccess1";
 export var INTERFACES = {"session": "org.guidedaccess.GuidedAccess1", "features": "org.guidedaccess.Features1", "restrictions": "org.guidedaccess.Restrictions1", "restriction": "org.guidedaccess.Restriction1"};
-export var START_OPTIONS = {"timeLimit": "time-limit", "systemRestrictions": "system-restrictions", "disabledRegions": "disabled-regions", "restrictions": "restrictions", "presentation": "presentation", "autoLock": "auto-lock", "interactive": "interactive"};
+export var START_OPTIONS = {"timeLimit": "time-limit", "systemRestrictions": "system-restrictions", "disabledRegions": "disabled-regions", "restrictions": "restrictions", "presentation": "presentation", "autoLock": "auto-lock", "features": "features", "interactive": "interactive"};
 export var END_OPTIONS = {"passcode": "passcode", "interactive": "interactive"};
 export var SESSION_STATE = {"inactive": "inactive", "active": "active", "expired": "expired"};
 export var RESTRICTION_STATE = {"allow": "allow", "deny": "deny"};
