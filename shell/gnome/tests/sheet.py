@@ -627,7 +627,7 @@ class StartSheetCases:
         self.type_into('New passcode', self.passcode)
         self.type_into('Confirm passcode', self.passcode)
         self.js("global._ga.clickButton('Set Passcode and Start')")
-        wait_for(lambda: self.c.prop('Enabled'), 30, what='the session to start')
+        self.wait_started('the session to start with the new passcode')
         set_then = self.c.prop('PasscodeSet')
         self.c.end_session()
         self.c.wait_released()
@@ -649,7 +649,7 @@ class StartSheetCases:
                      what='the offer to start without a passcode')
             refused = self.js('global._ga.message()')
             self.js("global._ga.clickButton('Start Without Passcode')")
-            wait_for(lambda: self.c.prop('Enabled'), 30, what='the session to start')
+            self.wait_started('the session to start without a passcode')
         finally:
             os.unlink(deny)
         self.c.service().SetPasscode(self.passcode, timeout=30)
@@ -659,6 +659,13 @@ class StartSheetCases:
             raise AssertionError(f'controls a screen reader cannot name:\n{walked}')
         return f'asked twice, a mismatch refused, set and started; refused by polkit ("{refused.splitlines()[0]}") ' \
                f'→ started without; {walked[len("A11Y "):]}'
+
+    def wait_started(self, what):
+        """Waits for the sheet's Start to lock; a timeout says what the sheet shows."""
+        try:
+            wait_for(lambda: self.c.prop('Enabled'), 30, what=what)
+        except TimeoutError as error:
+            raise AssertionError(f'{error}; the sheet says {self.js("global._ga.message()")!r}') from None
 
     def type_into(self, name, text):
         self.js(f'global._ga.focus({name!r}); global._ga.named({name!r}).set_text("")')
