@@ -32,6 +32,12 @@ public enum Contract {
         public static let presentation = PropertyDeclaration<String>(name, "Presentation")
         /// Seconds before the screen blanks during the session, 0 = never; -1 (``AutoLock/desktop``) without a session.
         public static let autoLock = PropertyDeclaration<Int64>(name, "AutoLock")
+        /// A ``SessionMode`` raw value; `""` without a session.
+        public static let mode = PropertyDeclaration<String>(name, "Mode")
+        /// Apps besides `App` the person may reach during the session.
+        public static let alsoAllowed = PropertyDeclaration<[String]>(name, "AlsoAllowed")
+        /// Features the person may switch during the session from the enforcer's accessibility menu.
+        public static let accessibilityShortcut = PropertyDeclaration<[String]>(name, "AccessibilityShortcut")
 
         public static let start = MethodDeclaration<String, [String: Variant], Void>(name, "Start", in: ["app", "options"])
         public static let end = MethodDeclaration<[String: Variant], Void>(name, "End", in: ["options"])
@@ -46,6 +52,10 @@ public enum Contract {
         /// session's app launched again after it went away.
         public static let launchApp = MethodDeclaration<Void>(name, "LaunchApp")
         /// The options of the last `Start` for an app, keyed as ``StartOptions``; `{}` when none.
+        /// The person switches a feature of `AccessibilityShortcut` during a
+        /// session, through an enforcer or the locked app; put back at the end.
+        public static let toggleAccessibilityFeature = MethodDeclaration<String, Bool, Void>(
+            name, "ToggleAccessibilityFeature", in: ["feature", "enabled"])
         public static let getLastOptions = MethodDeclaration<String, [String: Variant]>(
             name, "GetLastOptions", in: ["app"], out: "options")
 
@@ -54,32 +64,34 @@ public enum Contract {
         public static let timeExpired = SignalDeclaration< >(name, "TimeExpired")
 
         /// `Start` and `End`: polkit may ask the person to authenticate.
-        public static let interactive = OptionDeclaration<Bool>("interactive")
+        public static let interactive = OptionDeclaration<Bool>(StartOptionName.interactive.rawValue)
 
         /// The options `Start` takes; `GetLastOptions` answers with all of them but `interactive`.
         public enum StartOptions {
             /// Seconds until the session expires, 0 for none.
-            public static let timeLimit = OptionDeclaration<UInt64>("time-limit")
+            public static let timeLimit = OptionDeclaration<UInt64>(StartOptionName.timeLimit.rawValue)
             /// System restriction name → `allow`/`deny`.
-            public static let systemRestrictions = OptionDeclaration<[String: String]>("system-restrictions")
+            public static let systemRestrictions = OptionDeclaration<[String: String]>(StartOptionName.systemRestrictions.rawValue)
             /// Regions where input is ignored.
-            public static let disabledRegions = OptionDeclaration<[WireRegion]>("disabled-regions")
+            public static let disabledRegions = OptionDeclaration<[WireRegion]>(StartOptionName.disabledRegions.rawValue)
             /// Custom restriction identifier → `allow`/`deny`, for the session.
-            public static let restrictions = OptionDeclaration<[String: String]>("restrictions")
+            public static let restrictions = OptionDeclaration<[String: String]>(StartOptionName.restrictions.rawValue)
             /// A ``Presentation`` raw value.
-            public static let presentation = OptionDeclaration<String>("presentation")
+            public static let presentation = OptionDeclaration<String>(StartOptionName.presentation.rawValue)
             /// Seconds of inactivity before the screen blanks; see ``AutoLock``.
-            public static let autoLock = OptionDeclaration<Int64>("auto-lock")
-            /// Feature name → value for the session. Parsed, not yet in
-            /// ``all``: `Start` takes it once the session sets the features
-            /// and puts them back at its end (DESIGN.md, "The four
-            /// single-app modes").
-            public static let features = OptionDeclaration<[String: Bool]>("features")
+            public static let autoLock = OptionDeclaration<Int64>(StartOptionName.autoLock.rawValue)
+            /// Other apps the person may reach during the session.
+            public static let alsoAllowed = OptionDeclaration<[String]>(StartOptionName.alsoAllowed.rawValue)
+            /// Feature names the person may switch during the session.
+            public static let accessibilityShortcut = OptionDeclaration<[String]>(StartOptionName.accessibilityShortcut.rawValue)
+            /// Feature name → value for the session, put back at its end.
+            public static let features = OptionDeclaration<[String: Bool]>(StartOptionName.features.rawValue)
             /// Polkit may ask the person to authenticate.
             public static let interactive = Session.interactive
             /// Every option `Start` accepts.
             public static let all: [any OptionKey] = [
-                timeLimit, systemRestrictions, disabledRegions, restrictions, presentation, autoLock, interactive,
+                timeLimit, systemRestrictions, disabledRegions, restrictions, presentation, autoLock, alsoAllowed,
+                accessibilityShortcut, features, interactive,
             ]
         }
 
@@ -97,8 +109,9 @@ public enum Contract {
         public enum RequestSessionOptions {
             /// Why the app asks, for the audit log.
             public static let reason = OptionDeclaration<String>("reason")
-            /// Every option `RequestSession` accepts.
-            public static let all: [any OptionKey] = [reason]
+            /// Every option `RequestSession` accepts: its own and `Start`'s
+            /// that shape the session (not `interactive`: an app's lock asks nobody).
+            public static let all: [any OptionKey] = [reason] + StartOptions.all.filter { $0.key != StartOptions.interactive.key }
         }
     }
 

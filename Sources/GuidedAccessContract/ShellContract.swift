@@ -20,11 +20,13 @@ public enum ShellContract {
                 ("timeLimit", start.timeLimit.key), ("systemRestrictions", start.systemRestrictions.key),
                 ("disabledRegions", start.disabledRegions.key), ("restrictions", start.restrictions.key),
                 ("presentation", start.presentation.key), ("autoLock", start.autoLock.key),
+                ("alsoAllowed", start.alsoAllowed.key), ("accessibilityShortcut", start.accessibilityShortcut.key),
                 ("features", start.features.key), ("interactive", start.interactive.key),
             ].map { ($0.0, .string($0.1)) })),
             ("END_OPTIONS", .object([("passcode", end.passcode.key), ("interactive", end.interactive.key)]
                 .map { ($0.0, .string($0.1)) })),
             ("SESSION_STATE", named(SessionState.allCases)),
+            ("SESSION_MODE", named(SessionMode.allCases)),
             ("RESTRICTION_STATE", named(RestrictionState.allCases)),
             ("SYSTEM_RESTRICTION", named(SystemRestriction.allCases)),
             ("SYSTEM_RESTRICTIONS", .list(SystemRestriction.allCases.map(\.rawValue))),
@@ -32,7 +34,10 @@ public enum ShellContract {
             ("PRESENTATIONS", .list(Presentation.allCases.map(\.rawValue))),
             ("AUTO_LOCK", .object([("desktop", .int(AutoLock.desktop)), ("never", .int(AutoLock.never))])),
             ("CAPABILITY", .object([("appLock", .string(EnforcedCapability.appLock)),
-                                    ("disabledRegions", .string(EnforcedCapability.disabledRegions))])),
+                                    ("disabledRegions", .string(EnforcedCapability.disabledRegions)),
+                                    ("alsoAllowed", .string(EnforcedCapability.alsoAllowed)),
+                                    ("accessibilityShortcut", .string(EnforcedCapability.accessibilityShortcut))])),
+            ("DEFAULT_ACCESSIBILITY_SHORTCUT", .list(AccessibilityFeature.defaultShortcut.map(\.name))),
         ]
         return """
             // SPDX-License-Identifier: GPL-2.0-or-later

@@ -22,6 +22,9 @@ public struct DesktopDemand: Sendable, Equatable {
     /// Seconds of inactivity before the screen blanks, 0 = never; `nil`
     /// leaves the desktop's own setting alone (`AutoLock` -1).
     public var autoLock: UInt32?
+    /// Feature values the session holds (written through the features'
+    /// sources, not an applier).
+    public var features: [Feature: Bool] = [:]
 
     /// Asks nothing.
     public init() {}
@@ -146,7 +149,9 @@ extension GuidedAccessModel {
             state == .deny ? SystemRestriction(rawValue: name) : nil
         })
         // The session checked the range: -1 or 0 up to a day.
-        return DesktopDemand(denied: denied, autoLock: session.autoLock == AutoLock.desktop ? nil : UInt32(session.autoLock))
+        var demand = DesktopDemand(denied: denied, autoLock: session.autoLock == AutoLock.desktop ? nil : UInt32(session.autoLock))
+        demand.features = session.features
+        return demand
     }
 
     /// Records the originals of settings the new state will write, before
@@ -165,19 +170,26 @@ extension GuidedAccessModel {
     /// repeat; it also puts back an outside write that loosened a running
     /// session. Nil without a desktop.
     public func desktopSettlement() -> DesktopSettlement? {
-        guard let applier = sessionSettingsApplier else { return nil }
+        let features = sessionFeatureWrites()
+        guard sessionSettingsApplier != nil || !features.writes.isEmpty || !features.released.isEmpty else { return nil }
         let demand = desktopDemand
-        let needed = Set(applier.settings(for: demand))
-        return DesktopSettlement(applier: applier, demand: demand,
-                                 stale: desktopOriginals.filter { !needed.contains($0.key) })
+        let needed = Set(sessionSettingsApplier?.settings(for: demand) ?? [])
+        return DesktopSettlement(applier: sessionSettingsApplier, demand: demand,
+                                 stale: desktopOriginals.filter { !needed.contains($0.key) },
+                                 featureWrites: features.writes, releasedFeatures: features.released)
     }
 
     /// Forgets the originals `settlement` put back; the state to save when
     /// there were any. Forgotten only once restored: a crash before that
     /// save restores them again on restart.
     public mutating func settled(_ settlement: DesktopSettlement) -> PersistentState? {
-        guard !settlement.stale.isEmpty else { return nil }
+        // A write the store refused keeps its original, to try again at the next settle.
+        let released = settlement.releasedFeatures.filter { feature in
+            session.features[feature] == nil && featureOriginals[feature].map { $0 == featureValue(feature) } == true
+        }
+        guard !settlement.stale.isEmpty || !released.isEmpty else { return nil }
         for id in settlement.stale.keys { desktopOriginals[id] = nil }
+        for feature in released { featureOriginals[feature] = nil }
         return persistentState
     }
 }
@@ -185,16 +197,23 @@ extension GuidedAccessModel {
 /// The desktop writes one settle needs, planned under the model's lock and
 /// carried out outside it (``GuidedAccessModel/settled(_:)`` finishes it).
 public struct DesktopSettlement: Sendable {
-    let applier: any SessionSettingsApplier
+    let applier: (any SessionSettingsApplier)?
     let demand: DesktopDemand
     let stale: [String: SavedSetting]
+    /// The desktop's features set to the session's values or put back.
+    let featureWrites: [FeatureWrite]
+    /// Features whose originals are put back by `featureWrites` (or already were), to forget.
+    let releasedFeatures: [Feature]
 
     /// Writes the demanded values and puts back the stale originals;
     /// blocking I/O. Returns problems to log.
     public func perform() -> [String] {
         var problems: [String] = []
-        if !demand.isEmpty { problems += applier.apply(demand) }
-        if !stale.isEmpty { problems += applier.restore(stale) }
+        if let applier, !demand.isEmpty { problems += applier.apply(demand) }
+        if let applier, !stale.isEmpty { problems += applier.restore(stale) }
+        for write in featureWrites {
+            do throws(DomainError) { try write.perform() } catch { problems.append(error.message) }
+        }
         return problems
     }
 }

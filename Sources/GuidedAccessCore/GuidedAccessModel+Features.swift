@@ -35,7 +35,10 @@ extension GuidedAccessModel {
     /// backing store refuses.
     public mutating func setFeature(_ feature: Feature, enabled: Bool) throws(DomainError) -> [ModelChange] {
         try checkNotLocked([feature], to: enabled)
-        return try commit { (model) throws(DomainError) in model.write([feature], enabled) }
+        return try commit { (model) throws(DomainError) in
+            model.releaseSessionFeature(feature)
+            return model.write([feature], enabled)
+        }
     }
 
     /// `SetFeature` by the feature's name; throws `unknownFeature` for unknown names.
@@ -64,7 +67,7 @@ extension GuidedAccessModel {
         managedConfig.lockedFeatures.sorted { $0.key.rawValue < $1.key.rawValue }.flatMap { write([$0.key], $0.value) }
     }
 
-    private func checkNotLocked(_ features: [Feature], to enabled: Bool) throws(DomainError) {
+    func checkNotLocked(_ features: [Feature], to enabled: Bool) throws(DomainError) {
         for feature in features {
             if let locked = managedConfig.lockedFeatures[feature], locked != enabled {
                 throw .permissionDenied(

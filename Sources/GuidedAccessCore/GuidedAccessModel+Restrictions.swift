@@ -66,17 +66,3 @@ extension GuidedAccessModel {
         registry.listing(of: identifier)
     }
 }
-
-// MARK: - Managed config
-
-extension GuidedAccessModel {
-    /// Applies a reloaded `managed.json`: allow list, forced states, locked features.
-    public mutating func applyManagedConfig(_ config: ManagedConfig) throws(DomainError) -> [ModelChange] {
-        try commit { (model) throws(DomainError) in
-            model.managedConfig = config
-            model.registry.setForcedStates(config.restrictions)
-            model.registry.limits = config.limits
-            return model.writeLockedFeatures()
-        }
-    }
-}

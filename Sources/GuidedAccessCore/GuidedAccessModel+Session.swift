@@ -28,6 +28,10 @@ extension GuidedAccessModel {
     public var autoLock: Int64 { session.autoLock }
     /// The app that locked itself via RequestSession, if any.
     public var requestedBy: String? { session.requestedBy }
+    /// `Mode`: how the session came to be; `nil` when inactive.
+    public var mode: SessionMode? { session.mode }
+    /// `AlsoAllowed`: apps besides ``app`` the person may reach.
+    public var alsoAllowed: [String] { session.alsoAllowed }
 
     /// `TimeRemaining`: seconds left, 0 without a limit or once expired.
     public func timeRemaining(now: Date) -> UInt64 { session.timeRemaining(now: now) }
@@ -67,12 +71,22 @@ extension GuidedAccessModel {
     public mutating func start(
         app: String, options: SessionOptions = SessionOptions(), requestedBy: String? = nil, now: Date
     ) throws(DomainError) -> [ModelChange] {
-        try commit { (model) throws(DomainError) in
-            try model.session.start(app: app, options: options, requestedBy: requestedBy, now: now)
-            for (identifier, state) in options.restrictions { try model.registry.setState(state, for: identifier) }
+        try checkSessionFeatures(options.features)
+        return try commit { (model) throws(DomainError) in
+            try model.startInCommit(app: app, options: options, mode: requestedBy == nil ? .guided : .autonomous,
+                                    requestedBy: requestedBy, now: now)
             if requestedBy == nil { model.perAppMemory.remember(options, for: app) }
             return []
         }
+    }
+
+    /// The start itself, inside a commit.
+    mutating func startInCommit(
+        app: String, options: SessionOptions, mode: SessionMode, requestedBy: String?, now: Date
+    ) throws(DomainError) {
+        try session.start(app: app, options: options, mode: mode, shortcut: shortcut(for: options),
+                          requestedBy: requestedBy, now: now)
+        for (identifier, state) in options.restrictions { try registry.setState(state, for: identifier) }
     }
 
     /// Ends the session. When an app asks (RequestSession with `false`), pass
@@ -80,6 +94,7 @@ extension GuidedAccessModel {
     /// (`notOwner` otherwise). Throws `notActive` without a session.
     public mutating func end(requestedBy app: String? = nil, now: Date) throws(DomainError) -> [ModelChange] {
         guard session.isLocked else { throw .noSession }
+        try refuseIfManaged()
         if let app, session.requestedBy != app {
             throw .notOwner(
                 "\(app) did not start this session, so it cannot end it; ask whoever started it, or use End with authorization")
@@ -175,7 +190,8 @@ extension GuidedAccessModel {
     /// Step one of a passcode check split around the slow hash (see
     /// `PasscodeVault.challenge`): throws while locked out or when none is set.
     public func passcodeChallenge(now: Date) throws(DomainError) -> PasscodeHash {
-        try vault.challenge(now: now)
+        try refuseIfManaged()
+        return try vault.challenge(now: now)
     }
 
     /// Step three: records the outcome, with the passcode's new hash when

@@ -36,6 +36,9 @@ public struct GuidedAccessModel: Sendable {
     public internal(set) var sessionSettingsApplier: (any SessionSettingsApplier)?
     /// Originals of the desktop settings a session changed (see ``SessionSettingsApplier``).
     var desktopOriginals: [String: SavedSetting]
+    /// Values of the features a session changed, from before it changed
+    /// them, until they are put back (GuidedAccessModel+SessionFeatures.swift).
+    var featureOriginals: [Feature: Bool]
     /// The last options started for each recently locked app.
     var perAppMemory: PerAppMemory
 
@@ -57,6 +60,7 @@ public struct GuidedAccessModel: Sendable {
         ownFeatureValues = Self.features(from: loaded.state.featureValues).filter(\.value)
         vault = loaded.state.passcode
         desktopOriginals = loaded.state.desktopOriginals ?? [:]
+        featureOriginals = Self.features(from: loaded.state.featureOriginals ?? [:])
         perAppMemory = PerAppMemory(loaded.state.lastOptions ?? [])
         vault.cost = passcodeCost
         startupWarnings = (loaded.warning.map { [$0] } ?? [])
@@ -74,6 +78,8 @@ public struct GuidedAccessModel: Sendable {
         state.featureValues = Dictionary(uniqueKeysWithValues: ownFeatureValues.map { ($0.key.name, $0.value) })
         state.passcode = vault
         state.desktopOriginals = desktopOriginals.isEmpty ? nil : desktopOriginals
+        state.featureOriginals = featureOriginals.isEmpty
+            ? nil : Dictionary(uniqueKeysWithValues: featureOriginals.map { ($0.key.name, $0.value) })
         state.lastOptions = perAppMemory.entries.isEmpty ? nil : perAppMemory.entries
         return state
     }
@@ -112,13 +118,15 @@ extension GuidedAccessModel {
         let ownFeatureValues: [Feature: Bool]
         let managedConfig: ManagedConfig
         let desktopOriginals: [String: SavedSetting]
+        let featureOriginals: [Feature: Bool]
         let perAppMemory: PerAppMemory
     }
 
     var memento: Memento {
         Memento(
             session: session, registry: registry, vault: vault, ownFeatureValues: ownFeatureValues,
-            managedConfig: managedConfig, desktopOriginals: desktopOriginals, perAppMemory: perAppMemory)
+            managedConfig: managedConfig, desktopOriginals: desktopOriginals, featureOriginals: featureOriginals,
+            perAppMemory: perAppMemory)
     }
 
     mutating func restore(_ memento: Memento) {
@@ -127,6 +135,7 @@ extension GuidedAccessModel {
         vault = memento.vault
         managedConfig = memento.managedConfig
         desktopOriginals = memento.desktopOriginals
+        featureOriginals = memento.featureOriginals
         perAppMemory = memento.perAppMemory
         ownFeatureValues = memento.ownFeatureValues
         stagedFeatureWrites = []
@@ -145,13 +154,14 @@ extension GuidedAccessModel {
         _ = registry.takeTouched()
         let before = memento
         let demandBefore = desktopDemand
-        let events: [ModelChange]
+        var events: [ModelChange]
         do throws(DomainError) {
             events = try change(&self)
         } catch {
             restore(before)
             throw error
         }
+        events += followSessionFeatures()
         captureDesktopOriginals()
         let featureWrites = stagedFeatureWrites
         stagedFeatureWrites = []
@@ -191,7 +201,8 @@ extension GuidedAccessModel {
     /// and for restrictions only the identifiers the change touched.
     private func durableStateChanged(since before: Memento) -> Bool {
         session != before.session || vault != before.vault || ownFeatureValues != before.ownFeatureValues
-            || desktopOriginals != before.desktopOriginals || perAppMemory != before.perAppMemory
+            || desktopOriginals != before.desktopOriginals || featureOriginals != before.featureOriginals
+            || perAppMemory != before.perAppMemory
             || registry.touched.contains { identifier in
                 !RestrictionRecord.sameOnDisk(registry.records[identifier], before.registry.records[identifier])
                     || registry.states[identifier] != before.registry.states[identifier]
@@ -224,6 +235,9 @@ extension GuidedAccessModel {
         case .allowedApplications: config.allowedApplications
         case .presentation: session.presentation
         case .autoLock: session.autoLock
+        case .mode: session.mode
+        case .alsoAllowed: session.alsoAllowed
+        case .accessibilityShortcut: session.accessibilityShortcut
         }
     }
 

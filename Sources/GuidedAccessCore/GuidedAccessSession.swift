@@ -36,6 +36,15 @@ public struct GuidedAccessSession: Codable, Sendable, Equatable {
     public private(set) var autoLock: Int64 = AutoLock.desktop
     /// The app that locked itself via RequestSession; `nil` when an admin started the session.
     public private(set) var requestedBy: String?
+    /// How the session came to be; `nil` when inactive.
+    public private(set) var mode: SessionMode?
+    /// Apps besides ``app`` the person may reach.
+    public private(set) var alsoAllowed: [String] = []
+    /// Features the person may switch during the session.
+    public private(set) var accessibilityShortcut: [Feature] = []
+    /// Feature values the session holds (its `features` option and the
+    /// person's toggles), put back when it ends.
+    public internal(set) var features: [Feature: Bool] = [:]
     /// Warning thresholds (seconds left) still to be announced, largest first.
     public private(set) var pendingWarnings: [UInt64] = []
 
@@ -83,9 +92,12 @@ public struct GuidedAccessSession: Codable, Sendable, Equatable {
 // MARK: - Transitions
 
 extension GuidedAccessSession {
-    /// Locks to `app` with `options` (valid by construction); throws
-    /// `alreadyActive` when locked.
-    public mutating func start(app: String, options: SessionOptions, requestedBy: String?, now: Date) throws(DomainError) {
+    /// Locks to `app` with `options` (valid by construction) in `mode`,
+    /// offering `shortcut` to the person; throws `alreadyActive` when locked.
+    public mutating func start(
+        app: String, options: SessionOptions, mode: SessionMode = .guided, shortcut: [Feature] = Feature.defaultShortcut,
+        requestedBy: String?, now: Date
+    ) throws(DomainError) {
         guard !isLocked else {
             throw .alreadyActive(
                 "a Guided Access session is already active for \(self.app); end it with End before starting another")
@@ -99,6 +111,10 @@ extension GuidedAccessSession {
         presentation = options.presentation
         autoLock = options.autoLock
         self.requestedBy = requestedBy
+        self.mode = mode
+        alsoAllowed = options.alsoAllowed.filter { $0 != app }
+        accessibilityShortcut = shortcut
+        features = options.features
         pendingWarnings = Self.warningThresholds.filter { $0 < options.timeLimit }
     }
 
@@ -209,7 +225,7 @@ extension GuidedAccessSession {
 extension GuidedAccessSession {
     private enum CodingKeys: String, CodingKey {
         case state, app, startedAtMicroseconds, timeLimit, systemRestrictions, disabledRegions, presentation, autoLock
-        case requestedBy, pendingWarnings
+        case requestedBy, pendingWarnings, mode, alsoAllowed, accessibilityShortcut, features
     }
 
     /// Reads a session as saved; a file written before `presentation` and
@@ -227,5 +243,34 @@ extension GuidedAccessSession {
         try Self.checkAutoLock(autoLock)
         requestedBy = try container.decodeIfPresent(String.self, forKey: .requestedBy)
         pendingWarnings = try container.decode([UInt64].self, forKey: .pendingWarnings)
+        alsoAllowed = try container.decodeIfPresent([String].self, forKey: .alsoAllowed) ?? []
+        mode = try container.decodeIfPresent(SessionMode.self, forKey: .mode) ?? impliedMode
+        accessibilityShortcut = try container.decodeIfPresent([Feature].self, forKey: .accessibilityShortcut) ?? impliedShortcut
+        features = try container.decodeIfPresent([Feature: Bool].self, forKey: .features) ?? [:]
+    }
+
+    /// What a file written before `mode` and the shortcut existed means: the
+    /// mode follows from who started the session, the shortcut is the default.
+    private var impliedMode: SessionMode? { state == .inactive ? nil : requestedBy == nil ? .guided : .autonomous }
+    private var impliedShortcut: [Feature] { state == .inactive ? [] : Feature.defaultShortcut }
+
+    /// Leaves out what an older file would not have held when it is what
+    /// reading that file gives, so a state file round-trips unchanged.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state, forKey: .state)
+        try container.encode(app, forKey: .app)
+        try container.encode(startedAtMicroseconds, forKey: .startedAtMicroseconds)
+        try container.encode(timeLimit, forKey: .timeLimit)
+        try container.encode(systemRestrictions, forKey: .systemRestrictions)
+        try container.encode(disabledRegions, forKey: .disabledRegions)
+        try container.encode(presentation, forKey: .presentation)
+        try container.encode(autoLock, forKey: .autoLock)
+        try container.encodeIfPresent(requestedBy, forKey: .requestedBy)
+        try container.encode(pendingWarnings, forKey: .pendingWarnings)
+        if mode != impliedMode { try container.encodeIfPresent(mode, forKey: .mode) }
+        if !alsoAllowed.isEmpty { try container.encode(alsoAllowed, forKey: .alsoAllowed) }
+        if accessibilityShortcut != impliedShortcut { try container.encode(accessibilityShortcut, forKey: .accessibilityShortcut) }
+        if !features.isEmpty { try container.encode(features, forKey: .features) }
     }
 }

@@ -11,6 +11,8 @@ import FoundationEssentials
 ///  "AdminApplications": ["org.example.KioskSetup"],
 ///  "Restrictions": {"com.example.app.purchase": "deny"},
 ///  "LockedFeatures": {"Zoom": true},
+///  "AccessibilityShortcut": ["ScreenReader", "Zoom"],
+///  "SingleAppMode": {"App": "org.example.Kiosk", "Options": {"also-allowed": ["org.gnome.Evince"]}},
 ///  "Limits": {"PerApp": 2048}}
 /// ```
 /// Every key is optional. Unknown keys are rejected rather than ignored: a
@@ -32,26 +34,49 @@ public struct ManagedConfig: Codable, Sendable, Equatable {
     public var lockedFeatures: [Feature: Bool]
     /// Caps on custom restrictions (see ``RegistrationLimits``).
     public var limits: RegistrationLimits
+    /// What every session's accessibility menu offers unless `Start` names its own.
+    public var accessibilityShortcut: [Feature]?
+    /// The session the administrator keeps running (Single App Mode), if any.
+    public var singleAppMode: SingleAppMode?
+
+    /// Managed Single App Mode: the user's session stays locked to `app`
+    /// with `options`, from log-in on, until the administrator changes the file.
+    public struct SingleAppMode: Sendable, Equatable {
+        /// The app the session is locked to, normalised as `Start` stores it.
+        public var app: String
+        /// The session's options, under `Start`'s keys in the file.
+        public var options: SessionOptions
+
+        public init(app: String, options: SessionOptions = SessionOptions()) {
+            self.app = app
+            self.options = options
+        }
+    }
 
     /// A config, empty by default (no policy, default limits).
     public init(
         allowedApplications: [String] = [], adminApplications: [String] = [],
         restrictions: [String: RestrictionState] = [:],
-        lockedFeatures: [Feature: Bool] = [:], limits: RegistrationLimits = RegistrationLimits()
+        lockedFeatures: [Feature: Bool] = [:], limits: RegistrationLimits = RegistrationLimits(),
+        accessibilityShortcut: [Feature]? = nil, singleAppMode: SingleAppMode? = nil
     ) {
         self.allowedApplications = allowedApplications
         self.adminApplications = adminApplications
         self.restrictions = restrictions
         self.lockedFeatures = lockedFeatures
         self.limits = limits
+        self.accessibilityShortcut = accessibilityShortcut
+        self.singleAppMode = singleAppMode
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable {
+    fileprivate enum CodingKeys: String, CodingKey, CaseIterable {
         case allowedApplications = "AllowedApplications"
         case adminApplications = "AdminApplications"
         case restrictions = "Restrictions"
         case lockedFeatures = "LockedFeatures"
         case limits = "Limits"
+        case accessibilityShortcut = "AccessibilityShortcut"
+        case singleAppMode = "SingleAppMode"
     }
 }
 
@@ -108,12 +133,16 @@ extension ManagedConfig {
         let states = try container.decodeIfPresent([String: String].self, forKey: AnyKey(CodingKeys.restrictions))
         let locked = try container.decodeIfPresent([String: Bool].self, forKey: AnyKey(CodingKeys.lockedFeatures))
         let limits = try container.decodeIfPresent([String: Int].self, forKey: AnyKey(CodingKeys.limits))
+        let shortcut = try container.decodeIfPresent([String].self, forKey: AnyKey(CodingKeys.accessibilityShortcut))
+        let singleApp = try container.decodeIfPresent(SingleAppMode.self, forKey: AnyKey(CodingKeys.singleAppMode))
         self.init(
             allowedApplications: try Self.checkedApps(apps ?? []),
             adminApplications: try Self.checkedFlatpakIDs(admins ?? []),
             restrictions: try Self.checkedRestrictions(states ?? [:]),
             lockedFeatures: try Self.checkedFeatures(locked ?? [:]),
-            limits: try RegistrationLimits(managed: limits ?? [:]))
+            limits: try RegistrationLimits(managed: limits ?? [:]),
+            accessibilityShortcut: try shortcut.map { try $0.map { (name) throws(DomainError) in try Feature(parsing: name) } },
+            singleAppMode: singleApp)
     }
 
     /// Writes the same shape that ``init(from:)`` reads.
@@ -125,18 +154,111 @@ extension ManagedConfig {
         let features = Dictionary(uniqueKeysWithValues: lockedFeatures.map { ($0.key.name, $0.value) })
         try container.encode(features, forKey: .lockedFeatures)
         try container.encode(limits.managed, forKey: .limits)
+        try container.encodeIfPresent(accessibilityShortcut?.map(\.name), forKey: .accessibilityShortcut)
+        try container.encodeIfPresent(singleAppMode, forKey: .singleAppMode)
     }
 }
+
+// MARK: - Single App Mode in the file
+
+extension ManagedConfig.SingleAppMode: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case app = "App"
+        case options = "Options"
+    }
+
+    /// `{"App": …, "Options": {…}}`; the options are `Start`'s, checked the
+    /// same way (``SessionOptions/init(timeLimit:systemRestrictions:disabledRegions:restrictions:presentation:autoLock:alsoAllowed:accessibilityShortcut:features:)``).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard let app = try container.decodeIfPresent(String.self, forKey: .app) else {
+            throw DomainError.invalidArgument("SingleAppMode lacks App, the app the session is locked to")
+        }
+        try AppIdentifier.validate(app)
+        self.app = AppIdentifier.normalized(app)
+        options = try container.decodeIfPresent(ManagedStartOptions.self, forKey: .options)?.options ?? SessionOptions()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(app, forKey: .app)
+        try container.encode(ManagedStartOptions(options), forKey: .options)
+    }
+}
+
+/// `Start`'s options as JSON, under their wire names (``StartOptionName``):
+/// regions as `[x, y, width, height]`. `interactive` has no place here.
+private struct ManagedStartOptions: Codable {
+    let options: SessionOptions
+
+    init(_ options: SessionOptions) { self.options = options }
+
+    private struct Key: CodingKey {
+        let name: StartOptionName
+        var stringValue: String { name.rawValue }
+        var intValue: Int? { nil }
+        init(_ name: StartOptionName) { self.name = name }
+        init?(stringValue: String) {
+            guard let name = StartOptionName(rawValue: stringValue), name != .interactive else { return nil }
+            self.name = name
+        }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        let present = Set(container.allKeys.map(\.stringValue))
+        let unknown = try decoder.container(keyedBy: ManagedConfig.AnyKey.self).allKeys.map(\.stringValue).filter { !present.contains($0) }
+        if let first = unknown.sorted().first {
+            let known = StartOptionName.allCases.filter { $0 != .interactive }.map(\.rawValue)
+            throw DomainError.invalidArgument("SingleAppMode.Options has an unknown key \"\(first)\"; the keys are \(known.joined(separator: ", "))")
+        }
+        func value<T: Decodable>(_ name: StartOptionName, _ type: T.Type) throws -> T? {
+            try container.decodeIfPresent(type, forKey: Key(name))
+        }
+        let regions = try (value(.disabledRegions, [[Int32]].self) ?? []).map { (edges) throws -> Region in
+            guard edges.count == 4 else {
+                throw DomainError.invalidArgument("a disabled region is [x, y, width, height], not \(edges.count) numbers")
+            }
+            return try Region(x: edges[0], y: edges[1], width: edges[2], height: edges[3])
+        }
+        options = try SessionOptions(
+            timeLimit: value(.timeLimit, UInt64.self) ?? 0,
+            systemRestrictions: value(.systemRestrictions, [String: String].self) ?? [:],
+            disabledRegions: regions,
+            restrictions: value(.restrictions, [String: String].self) ?? [:],
+            presentation: try value(.presentation, String.self).map { (raw) throws(DomainError) in try Presentation(parsing: raw) } ?? .asIs,
+            autoLock: value(.autoLock, Int64.self) ?? AutoLock.desktop,
+            alsoAllowed: value(.alsoAllowed, [String].self) ?? [],
+            accessibilityShortcut: value(.accessibilityShortcut, [String].self),
+            features: value(.features, [String: Bool].self) ?? [:])
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(options.timeLimit, forKey: Key(.timeLimit))
+        try container.encode(options.systemRestrictions.mapValues(\.rawValue), forKey: Key(.systemRestrictions))
+        try container.encode(options.disabledRegions.map { [$0.x, $0.y, $0.width, $0.height] }, forKey: Key(.disabledRegions))
+        try container.encode(options.restrictions.mapValues(\.rawValue), forKey: Key(.restrictions))
+        try container.encode(options.presentation.rawValue, forKey: Key(.presentation))
+        try container.encode(options.autoLock, forKey: Key(.autoLock))
+        try container.encode(options.alsoAllowed, forKey: Key(.alsoAllowed))
+        try container.encodeIfPresent(options.accessibilityShortcut?.map(\.name), forKey: Key(.accessibilityShortcut))
+        try container.encode(Dictionary(uniqueKeysWithValues: options.features.map { ($0.key.name, $0.value) }), forKey: Key(.features))
+    }
+}
+
 
 // MARK: - Checks
 
 extension ManagedConfig {
-    private struct AnyKey: CodingKey {
+    /// Any key at all, to find the ones a strict container does not know.
+    fileprivate struct AnyKey: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
         init(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { nil }
-        init(_ key: CodingKeys) { stringValue = key.rawValue }
+        fileprivate init(_ key: CodingKeys) { stringValue = key.rawValue }
     }
 
     private static func rejectUnknownKeys(_ container: KeyedDecodingContainer<AnyKey>) throws {
@@ -206,6 +328,8 @@ extension ManagedConfig {
             case .restrictions: return "a map of restriction identifiers to \"allow\" or \"deny\""
             case .lockedFeatures: return "a map of feature names to true or false"
             case .limits: return "a map of limit names to whole numbers"
+            case .accessibilityShortcut: return "a list of feature names, like [\"ScreenReader\", \"Zoom\"]"
+            case .singleAppMode: return "an object with App (an app id) and Options (Start's options)"
             }
         }
         let appLists = [CodingKeys.allowedApplications.rawValue, CodingKeys.adminApplications.rawValue]

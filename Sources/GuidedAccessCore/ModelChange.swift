@@ -49,4 +49,10 @@ public enum SessionProperty: Sendable, CaseIterable {
     case presentation
     /// When the screen blanks.
     case autoLock
+    /// How the session came to be.
+    case mode
+    /// The other apps the person may reach.
+    case alsoAllowed
+    /// The features the person may switch.
+    case accessibilityShortcut
 }

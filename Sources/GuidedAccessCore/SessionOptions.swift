@@ -3,7 +3,7 @@
 /// arrive (the service's `Start`) and then carried whole: the session
 /// applies them, the per-app memory keeps them and `GetLastOptions`
 /// answers them. A value made with
-/// ``init(timeLimit:systemRestrictions:disabledRegions:restrictions:presentation:autoLock:)``
+/// ``init(timeLimit:systemRestrictions:disabledRegions:restrictions:presentation:autoLock:alsoAllowed:accessibilityShortcut:features:)``
 /// is valid, so nothing downstream checks it again.
 ///
 /// All eight system restrictions are held (those not named are `allow`).
@@ -22,8 +22,15 @@ public struct SessionOptions: Codable, Sendable, Equatable {
     public private(set) var presentation: Presentation = .asIs
     /// Seconds before the screen blanks, 0 = never, ``AutoLock/desktop`` = the desktop's own.
     public private(set) var autoLock: Int64 = AutoLock.desktop
-    /// Accessibility features set for the session.
+    /// Other apps the person may reach, normalised like the session's app.
+    public private(set) var alsoAllowed: [String] = []
+    /// Features the person may switch during the session; `nil`: managed.json's, else ``Feature/defaultShortcut``.
+    public private(set) var accessibilityShortcut: [Feature]?
+    /// Accessibility features set for the session and put back at its end.
     public private(set) var features: [Feature: Bool] = [:]
+
+    /// Most apps `also-allowed` may name.
+    public static let maximumAlsoAllowed = 32
 
     /// The defaults: what a `Start` without options gives, and what an app
     /// that locks itself gets.
@@ -34,7 +41,7 @@ public struct SessionOptions: Codable, Sendable, Equatable {
     public init(
         timeLimit: UInt64 = 0, systemRestrictions: [String: String] = [:], disabledRegions: [Region] = [],
         restrictions: [String: String] = [:], presentation: Presentation = .asIs, autoLock: Int64 = AutoLock.desktop,
-        features: [String: Bool] = [:]
+        alsoAllowed: [String] = [], accessibilityShortcut: [String]? = nil, features: [String: Bool] = [:]
     ) throws(DomainError) {
         try GuidedAccessSession.checkTimeLimit(timeLimit)
         try GuidedAccessSession.checkRegions(disabledRegions)
@@ -50,13 +57,37 @@ public struct SessionOptions: Codable, Sendable, Equatable {
         }
         self.presentation = presentation
         self.autoLock = autoLock
+        self.alsoAllowed = try Self.checkedApps(alsoAllowed)
+        self.accessibilityShortcut = try accessibilityShortcut.map { (names) throws(DomainError) in
+            var parsed: [Feature] = []
+            for name in names { parsed.append(try Feature(parsing: name)) }
+            return Feature.allCases.filter(parsed.contains)
+        }
         for (name, value) in features.sorted(by: { $0.key < $1.key }) {
             self.features[try Feature(parsing: name)] = value
         }
     }
 
+    /// `also-allowed` as stored: each id checked and normalised, in the
+    /// order given, without repeats.
+    private static func checkedApps(_ apps: [String]) throws(DomainError) -> [String] {
+        guard apps.count <= maximumAlsoAllowed else {
+            throw .invalidArgument("also-allowed names \(apps.count) apps; name at most \(maximumAlsoAllowed)")
+        }
+        var checked: [String] = []
+        for app in apps {
+            let normalized = AppIdentifier.normalized(app)
+            do throws(DomainError) { try AppIdentifier.validate(normalized) } catch {
+                throw .invalidArgument("also-allowed: \(error.message)")
+            }
+            if !checked.contains(normalized) { checked.append(normalized) }
+        }
+        return checked
+    }
+
     private enum CodingKeys: String, CodingKey {
-        case timeLimit, systemRestrictions, disabledRegions, restrictions, presentation, autoLock, features
+        case timeLimit, systemRestrictions, disabledRegions, restrictions, presentation, autoLock, alsoAllowed
+        case accessibilityShortcut, features
     }
 
     /// Reads options as saved; a file written before an option existed gives its default.
@@ -68,6 +99,8 @@ public struct SessionOptions: Codable, Sendable, Equatable {
         restrictions = try container.decode([String: RestrictionState].self, forKey: .restrictions)
         presentation = try container.decode(Presentation.self, forKey: .presentation)
         autoLock = try container.decode(Int64.self, forKey: .autoLock)
+        alsoAllowed = try container.decodeIfPresent([String].self, forKey: .alsoAllowed) ?? []
+        accessibilityShortcut = try container.decodeIfPresent([Feature].self, forKey: .accessibilityShortcut)
         features = try container.decodeIfPresent([Feature: Bool].self, forKey: .features) ?? [:]
     }
 
@@ -81,6 +114,8 @@ public struct SessionOptions: Codable, Sendable, Equatable {
         try container.encode(restrictions, forKey: .restrictions)
         try container.encode(presentation, forKey: .presentation)
         try container.encode(autoLock, forKey: .autoLock)
+        if !alsoAllowed.isEmpty { try container.encode(alsoAllowed, forKey: .alsoAllowed) }
+        try container.encodeIfPresent(accessibilityShortcut, forKey: .accessibilityShortcut)
         if !features.isEmpty { try container.encode(features, forKey: .features) }
     }
 }

@@ -16,6 +16,9 @@ enum StateFileEncoding {
         if let originals = state.desktopOriginals {
             field("desktopOriginals", try encoder.encode(originals), into: &out)
         }
+        if let originals = state.featureOriginals {
+            field("featureOriginals", try encoder.encode(originals), into: &out)
+        }
         field("featureValues", try encoder.encode(state.featureValues), into: &out)
         if let lastOptions = state.lastOptions {
             field("lastOptions", try encoder.encode(lastOptions), into: &out)

@@ -22,6 +22,9 @@ public struct PersistentState: Codable, Sendable, Equatable {
     /// Desktop settings a session changed, with the values to put back, by
     /// setting id. Optional so state files written before it existed still load.
     public var desktopOriginals: [String: SavedSetting]?
+    /// Feature values from before a session changed them, by feature name,
+    /// until put back. Optional so older state files still load.
+    public var featureOriginals: [String: Bool]?
     /// The last options started for the most recently locked apps, most
     /// recent first (``PerAppMemory``). Optional so older state files still load.
     public var lastOptions: [PerAppMemory.Entry]?

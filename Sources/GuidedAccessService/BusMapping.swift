@@ -28,6 +28,9 @@ extension SessionProperty {
         case .allowedApplications: session.allowedApplications.name
         case .presentation: session.presentation.name
         case .autoLock: session.autoLock.name
+        case .mode: session.mode.name
+        case .alsoAllowed: session.alsoAllowed.name
+        case .accessibilityShortcut: session.accessibilityShortcut.name
         }
     }
 }

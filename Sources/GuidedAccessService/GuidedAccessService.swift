@@ -74,6 +74,10 @@ public final class GuidedAccessService: Sendable {
     private let deadlineTimer: Locked<Task<Void, Never>?> = Locked(nil)
     private let watchedOwners: Locked<Set<BusName>> = Locked([])
     private let heapRelease = HeapRelease()
+    /// Follows managed.json once serving (ManagedPolicy.swift).
+    let managedConfigWatcher = Locked<FileWatcher?>(nil)
+    /// One reading of managed.json at a time, so an older read never lands after a newer one.
+    let managedConfigReads = AsyncLock()
     /// `List`'s reply, kept marshalled until the model changes.
     let listReply: ReplyCache
     /// Messages for the daemon's log (startup warnings, audit failures).
@@ -159,6 +163,7 @@ public final class GuidedAccessService: Sendable {
             Task { await self?.desktopChanged(change) }
         }
         try await callers.follow(bus)
+        await followManagedConfig()
         try await bus.requestName(BusName.guidedAccess)
         // An enforcer that cannot follow signals registers again with a
         // daemon that restarted, and takes up what it restored.

@@ -37,7 +37,8 @@ extension SessionOptions {
             disabledRegions: try (options[option.disabledRegions] ?? []).map(Region.init),
             restrictions: options[option.restrictions] ?? [:],
             presentation: try options[option.presentation].map(Presentation.init(parsing:)) ?? .asIs,
-            autoLock: options[option.autoLock] ?? AutoLock.desktop, features: options[option.features] ?? [:])
+            autoLock: options[option.autoLock] ?? AutoLock.desktop, alsoAllowed: options[option.alsoAllowed] ?? [],
+            accessibilityShortcut: options[option.accessibilityShortcut], features: options[option.features] ?? [:])
     }
 
     /// `GetLastOptions`' answer: every option but `interactive`, under its `Start` key.
@@ -50,6 +51,8 @@ extension SessionOptions {
         wire[option.restrictions] = restrictions.mapValues(\.rawValue)
         wire[option.presentation] = presentation.rawValue
         wire[option.autoLock] = autoLock
+        if !alsoAllowed.isEmpty { wire[option.alsoAllowed] = alsoAllowed }
+        if let accessibilityShortcut { wire[option.accessibilityShortcut] = accessibilityShortcut.map(\.name) }
         if !features.isEmpty { wire[option.features] = Dictionary(uniqueKeysWithValues: features.map { ($0.key.name, $0.value) }) }
         return wire
     }

@@ -25,6 +25,9 @@ extension GuidedAccessService {
             .property(Contract.Session.allowedApplications) { self.read { $0.allowedApplications } },
             .property(Contract.Session.presentation) { self.read { $0.presentation.rawValue } },
             .property(Contract.Session.autoLock) { self.read { $0.autoLock } },
+            .property(Contract.Session.mode) { self.read { $0.mode?.rawValue ?? "" } },
+            .property(Contract.Session.alsoAllowed) { self.read { $0.alsoAllowed } },
+            .property(Contract.Session.accessibilityShortcut) { self.read { $0.accessibilityShortcut.map(\.name) } },
             .method(Contract.Session.start) { call, app, options in
                 try await self.start(call, app: app, options: options)
             },
@@ -56,6 +59,9 @@ extension GuidedAccessService {
             },
             .method(Contract.Session.launchApp) { call in try await self.launchApp(call) },
             .method(Contract.Session.getLastOptions) { _, app in try self.lastOptions(for: app) },
+            .method(Contract.Session.toggleAccessibilityFeature) { call, feature, enabled in
+                try await self.toggleAccessibilityFeature(call, named: feature, enabled: enabled)
+            },
             .signal(Contract.Session.statusChanged),
             .signal(Contract.Session.timeLimitWarning),
             .signal(Contract.Session.timeExpired),
@@ -123,7 +129,12 @@ extension GuidedAccessService {
             return
         }
         try await authorized(call, audit: "end-session", target: "", interactive: options[option.interactive] ?? false,
-                             required: { model in try requireActive(model); return [.endSession] },
+                             required: { model in
+                                 try requireActive(model)
+                                 // Refused before polkit is asked: no authority ends the administrator's session.
+                                 try model.refuseIfManaged()
+                                 return [.endSession]
+                             },
                              change: { model in (try model.end(now: Date()), ()) })
     }
 
@@ -159,8 +170,9 @@ extension GuidedAccessService {
         }
         do {
             if enable { try AppIdentifier.validate(app) }
+            let sessionOptions = try SessionOptions(options)
             let changes = try await model.with { model in
-                enable ? try model.start(app: app, requestedBy: app, now: Date())
+                enable ? try model.start(app: app, options: sessionOptions, requestedBy: app, now: Date())
                        : try model.end(requestedBy: app, now: Date())
             }
             audit(caller, enable ? "request-session" : "request-session-end", reason, .allowed)
@@ -172,6 +184,29 @@ extension GuidedAccessService {
             case .notOwner, .alreadyActive, .notActive: return false
             default: throw error
             }
+        }
+    }
+
+    /// `ToggleAccessibilityFeature`: the person switches a feature of the
+    /// session's accessibility shortcut. No polkit: only an enforcer (the
+    /// menu the person works) or the locked app may ask, and only for what
+    /// the session offers. Audited.
+    private func toggleAccessibilityFeature(_ call: MethodCall, named name: String, enabled: Bool) async throws {
+        let caller = try await identify(call)
+        let target = "\(name)=\(enabled)"
+        do {
+            let lockedApp = read { $0.enabled ? $0.app : nil }
+            guard enforcers.name(of: caller.busName) != nil || caller.appIDs.contains(where: { $0 == lockedApp }) else {
+                throw DomainError.permissionDenied(
+                    "only the session's enforcer or its locked app may switch accessibility features during a session; "
+                        + "an administrator uses SetFeature")
+            }
+            let changes = try await model.with { try $0.toggleAccessibilityFeature(named: name, enabled: enabled) }
+            audit(caller, "toggle-accessibility-feature", target, .allowed)
+            call.afterReply { self.publish(changes) }
+        } catch let error as DomainError {
+            audit(caller, "toggle-accessibility-feature", target, error.isDenial ? .denied : .error(error))
+            throw error
         }
     }
 }

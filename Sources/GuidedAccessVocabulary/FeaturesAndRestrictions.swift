@@ -76,6 +76,10 @@ public enum AccessibilityFeature: String, Codable, CodingKeyRepresentable, Senda
         return result
     }
 
+    /// What the accessibility shortcut offers during a session unless
+    /// `Start` or managed.json says otherwise (DESIGN.md).
+    public static let defaultShortcut: [AccessibilityFeature] = [.screenReader, .zoom, .invertColors, .largeText, .onScreenKeyboard]
+
     /// Parses a feature's name (`ReduceMotion`) or its kebab-case name
     /// (`reduce-motion`), ignoring case.
     public init?(name: String) {
@@ -112,6 +116,11 @@ public enum EnforcedCapability {
     public static let appLock = "app-lock"
     /// Input inside `DisabledRegions` goes nowhere.
     public static let disabledRegions = "disabled-regions"
+    /// The person may switch among the windows of `App` and `AlsoAllowed`.
+    public static let alsoAllowed = "also-allowed"
+    /// The enforcer offers the `AccessibilityShortcut` features during a session.
+    public static let accessibilityShortcut = "accessibility-shortcut"
     /// Every name `RegisterEnforcer` accepts.
-    public static let all: [String] = [appLock, disabledRegions] + SystemRestriction.allCases.map(\.rawValue)
+    public static let all: [String] = [appLock, disabledRegions, alsoAllowed, accessibilityShortcut]
+        + SystemRestriction.allCases.map(\.rawValue)
 }

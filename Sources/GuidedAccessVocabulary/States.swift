@@ -35,3 +35,32 @@ public enum AdminAction: String, Codable, Sendable, CaseIterable {
     /// Set custom restriction states (`SetState`, `Reset`).
     case configureRestrictions = "org.guidedaccess.configure-restrictions"
 }
+
+/// How a session came to be (`Mode`): the four single-app modes of
+/// DESIGN.md. Decides who may end it.
+public enum SessionMode: String, Codable, Sendable, CaseIterable {
+    /// A person started it (`Start`): the passcode or end-session authority ends it.
+    case guided
+    /// An app locked itself (`RequestSession`): that app, the passcode or end-session authority ends it.
+    case autonomous
+    /// The administrator's `SingleAppMode` in managed.json: only a change of that file ends it.
+    case singleApp = "single-app"
+    /// An exam app's assessment (`BeginAssessment`).
+    case assessment
+}
+
+/// The keys of `Start`'s options, written once: the D-Bus contract declares
+/// each with its type, and `managed.json`'s `SingleAppMode` takes the same
+/// keys for the session it starts.
+public enum StartOptionName: String, CaseIterable, Sendable {
+    case timeLimit = "time-limit"
+    case systemRestrictions = "system-restrictions"
+    case disabledRegions = "disabled-regions"
+    case restrictions
+    case presentation
+    case autoLock = "auto-lock"
+    case alsoAllowed = "also-allowed"
+    case accessibilityShortcut = "accessibility-shortcut"
+    case features
+    case interactive
+}

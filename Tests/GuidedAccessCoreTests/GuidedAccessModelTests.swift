@@ -16,7 +16,7 @@ struct ModelSessionTests {
             try model.carryOut(in: directory)
             #expect(changes == [
                 .statusChanged(enabled: true),
-                .sessionPropertiesChanged([.enabled, .state, .app, .startedAt, .timeLimit, .systemRestrictions, .disabledRegions]),
+                .sessionPropertiesChanged([.enabled, .state, .app, .startedAt, .timeLimit, .systemRestrictions, .disabledRegions, .mode, .accessibilityShortcut]),
             ])
             let onDisk = try StateStore(directory: directory).load(now: t0).state
             #expect(onDisk.session == model.session)
@@ -312,7 +312,7 @@ struct ModelFeatureTests {
         try withTemporaryDirectory { directory in
             var model = try makeModel(in: directory)
             let config = ManagedConfig(allowedApplications: ["org.example.Kiosk"], restrictions: ["com.example.buy": .deny])
-            #expect(try model.applyManagedConfig(config) == [
+            #expect(try model.applyManagedConfig(config, now: t0) == [
                 .sessionPropertiesChanged([.allowedApplications]),
                 .restrictionAdded(identifier: "com.example.buy"),
                 .restrictionChanged(identifier: "com.example.buy", state: .deny),

@@ -95,6 +95,11 @@ final class Harness: Sendable {
                                                          lockedFeatures: lockedFeatures, limits: limits))
     }
 
+    /// managed.json as `object`, moved into place as a configuration tool would.
+    func writeManagedConfig(_ object: [String: Any]) throws {
+        try daemon.writeManagedConfig(String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self))
+    }
+
     /// Starts the daemon and returns when it owns its name.
     func startDaemon() async throws { try await daemon.startDaemon() }
     /// SIGKILL, as a crash would; returns when the bus has dropped the name.
