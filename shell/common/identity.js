@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Whether a window belongs to the session's app: the one rule both
-// enforcers apply to the ids guided-accessd's GetAppIds gives a window's
+// Whether a window belongs to the session's app (or to one of the apps the
+// person may reach): the one rule both enforcers apply to the ids guided-accessd's GetAppIds gives a window's
 // process (see session.js for how this file reaches each shell). Pure
 // logic, unit tested once in shell/tests/common.js.
 
 // true, false, or undefined while not known: `ids` is undefined while the
 // daemon has not answered, null when it refused (a process of another user,
-// a pid gone), which counts as "not the app's" (fail closed).
+// a pid gone), which counts as "not the app's" (fail closed). `app` is one
+// app id or a list of them (session.js's reachableApps): any one matches.
 export function belongsToApp(ids, app) {
     if (ids === undefined)
         return undefined;
     if (ids === null)
         return false;
+    var apps = Array.isArray(app) ? app : [app];
     for (var i = 0; i < ids.length; i++) {
-        if (ids[i] === app)
+        if (ids[i] !== '' && apps.indexOf(ids[i]) >= 0)
             return true;
     }
     return false;

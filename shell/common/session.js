@@ -31,7 +31,33 @@ export function sessionFrom(properties) {
         regions: regionsFrom(value('DisabledRegions', [])),
         presentation: String(value('Presentation', 'as-is')),
         enforcers: value('Enforcers', {}),
+        mode: String(value('Mode', '')),
+        alsoAllowed: listOfStrings(value('AlsoAllowed', [])),
+        accessibilityShortcut: listOfStrings(value('AccessibilityShortcut', [])),
     };
+}
+
+// The apps whose windows the person may reach: the session's app first,
+// then AlsoAllowed (without repeats); [] without a session.
+export function reachableApps(session) {
+    if (!session || !session.enabled || session.app === '')
+        return [];
+    var apps = [session.app];
+    for (var i = 0; i < session.alsoAllowed.length; i++) {
+        if (apps.indexOf(session.alsoAllowed[i]) < 0)
+            apps.push(session.alsoAllowed[i]);
+    }
+    return apps;
+}
+
+// A list of strings from an `as` property; anything else gives [].
+function listOfStrings(list) {
+    var strings = [];
+    for (var i = 0; Array.isArray(list) && i < list.length; i++) {
+        if (typeof list[i] === 'string')
+            strings.push(list[i]);
+    }
+    return strings;
 }
 
 // DisabledRegions (a(iiii)) as [{x, y, width, height}], without empty ones.

@@ -81,6 +81,18 @@ test('sessionFrom: what the daemon has not sent (null, as the extension\'s proxy
         'false and 0 taken for unset');
 });
 
+test('reachableApps: the app first, then AlsoAllowed without repeats; none without a session', Session => {
+    const session = Session.sessionFrom(Object.assign({}, GET_ALL, {
+        Mode: 'single-app', AlsoAllowed: ['org.example.Calc', '/usr/bin/python3.11', 'org.example.Calc', 7],
+        AccessibilityShortcut: ['Zoom'],
+    }));
+    same([session.mode, session.alsoAllowed, session.accessibilityShortcut],
+        ['single-app', ['org.example.Calc', '/usr/bin/python3.11', 'org.example.Calc'], ['Zoom']], 'fields (a number left out)');
+    same(Session.reachableApps(session), ['/usr/bin/python3.11', 'org.example.Calc'], 'reachable');
+    same(Session.reachableApps(Session.sessionFrom({Enabled: false, App: 'x'})), [], 'no session');
+    same(Session.sessionFrom(GET_ALL).alsoAllowed, [], 'an older daemon: none');
+});
+
 test('sessionFrom: a reply that is not a map changes nothing (null); Enabled must be the boolean true', Session => {
     same([Session.sessionFrom(null), Session.sessionFrom([1]), Session.sessionFrom('x')], [null, null, null], 'not maps');
     same([Session.sessionFrom({Enabled: 'true'}).enabled, Session.sessionFrom({Enabled: true}).enabled], [false, true],
@@ -117,6 +129,8 @@ test('shieldReason: time up, or the app gone where the enforcer relaunches it; n
 test('belongsToApp: unknown while unanswered, not the app\'s when refused (fail closed)', (_Session, Identity) => {
     same([Identity.belongsToApp(undefined, 'a'), Identity.belongsToApp(null, 'a'), Identity.belongsToApp(['x', 'a'], 'a'),
         Identity.belongsToApp(['x'], 'a'), Identity.belongsToApp([], '')], [undefined, false, true, false, false], 'belongs');
+    same([Identity.belongsToApp(['calc'], ['kiosk', 'calc']), Identity.belongsToApp(['x'], ['kiosk', 'calc']),
+        Identity.belongsToApp([''], ['']), Identity.belongsToApp(['kiosk'], [])], [true, false, false, false], 'belongs to one of several');
 });
 
 test('appPresence: unknown while a window is unanswered, present with one of the app\'s, else gone', (_Session, Identity) => {
