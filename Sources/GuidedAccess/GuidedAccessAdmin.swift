@@ -174,6 +174,14 @@ public final class GuidedAccessAdmin: Sendable {
         }
     }
 
+    /// Switches a feature of the running session's accessibility shortcut
+    /// (`ToggleAccessibilityFeature`), as an enforcer's accessibility menu
+    /// does: this connection must have called ``registerEnforcer(name:enforcing:)``.
+    /// Put back when the session ends.
+    public func toggleAccessibilityFeature(_ feature: AccessibilityFeature, enabled: Bool) async throws {
+        try await request { try await $0.call(Contract.Session.toggleAccessibilityFeature, feature.rawValue, enabled) }
+    }
+
     // MARK: Signals
 
     /// Every signal the service sends, from any of its objects, as it arrives.

@@ -136,6 +136,23 @@ public final class GuidedAccessClient: Sendable {
         }
     }
 
+    /// Switches a feature the session's accessibility shortcut offers, while
+    /// this app is the locked one: for an app that draws its own
+    /// accessibility menu. The service puts it back when the session ends.
+    /// - Throws: ``GuidedAccessError`` — `.permissionDenied` when this app is
+    ///   not the locked app or the feature is not offered, `.failed` otherwise
+    ///   (no session: ``GuidedAccessError/serviceError`` is `.notActive`).
+    public func toggleAccessibilityFeature(_ feature: AccessibilityFeature, enabled: Bool) async throws {
+        guard let connection = engine.connection else {
+            throw GuidedAccessError(.failed, "not connected to the session bus; Guided Access is unavailable")
+        }
+        do {
+            try await Proxy.guidedAccess(connection).call(Contract.Session.toggleAccessibilityFeature, feature.rawValue, enabled)
+        } catch {
+            throw GuidedAccessError(error)
+        }
+    }
+
     /// Re-reads status, features and restriction states from the service now
     /// and returns when the cache holds them (or the service is absent).
     public func refresh() async {

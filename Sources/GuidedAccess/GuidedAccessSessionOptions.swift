@@ -19,17 +19,29 @@ public struct GuidedAccessSessionOptions: Sendable, Hashable {
     /// 0 = never (``AutoLock/never``), -1 = the desktop's own (``AutoLock/desktop``);
     /// nil for the default, the desktop's own.
     public var autoLock: Int64?
+    /// Other apps the person may reach during the session.
+    public var alsoAllowed: [String]
+    /// Features the person may switch during the session from the
+    /// enforcer's accessibility menu; nil for the default (managed.json's
+    /// `AccessibilityShortcut`, else ScreenReader, Zoom, InvertColors, LargeText, OnScreenKeyboard).
+    public var accessibilityShortcut: [AccessibilityFeature]?
+    /// Features set for the session and put back when it ends.
+    public var features: [AccessibilityFeature: Bool]
 
     /// Creates options; everything defaults to "none".
     public init(timeLimit: UInt64? = nil, systemRestrictions: [String: GuidedAccessRestrictionState] = [:],
                 disabledRegions: [GuidedAccessRegion] = [], restrictions: [String: GuidedAccessRestrictionState] = [:],
-                presentation: GuidedAccessPresentation? = nil, autoLock: Int64? = nil) {
+                presentation: GuidedAccessPresentation? = nil, autoLock: Int64? = nil, alsoAllowed: [String] = [],
+                accessibilityShortcut: [AccessibilityFeature]? = nil, features: [AccessibilityFeature: Bool] = [:]) {
         self.timeLimit = timeLimit
         self.systemRestrictions = systemRestrictions
         self.disabledRegions = disabledRegions
         self.restrictions = restrictions
         self.presentation = presentation
         self.autoLock = autoLock
+        self.alsoAllowed = alsoAllowed
+        self.accessibilityShortcut = accessibilityShortcut
+        self.features = features
     }
 
     var wireValue: [String: Variant] {
@@ -41,6 +53,9 @@ public struct GuidedAccessSessionOptions: Sendable, Hashable {
         if !restrictions.isEmpty { options[option.restrictions] = restrictions.mapValues(\.rawValue) }
         options[option.presentation] = presentation?.rawValue
         options[option.autoLock] = autoLock
+        if !alsoAllowed.isEmpty { options[option.alsoAllowed] = alsoAllowed }
+        options[option.accessibilityShortcut] = accessibilityShortcut?.map(\.name)
+        if !features.isEmpty { options[option.features] = Dictionary(uniqueKeysWithValues: features.map { ($0.key.name, $0.value) }) }
         return options
     }
 
@@ -55,7 +70,11 @@ public struct GuidedAccessSessionOptions: Sendable, Hashable {
                   disabledRegions: (wire[option.disabledRegions] ?? []).map(GuidedAccessRegion.init),
                   restrictions: states(wire[option.restrictions]),
                   presentation: wire[option.presentation].flatMap(GuidedAccessPresentation.init(rawValue:)),
-                  autoLock: wire[option.autoLock])
+                  autoLock: wire[option.autoLock], alsoAllowed: wire[option.alsoAllowed] ?? [],
+                  accessibilityShortcut: wire[option.accessibilityShortcut].map { $0.compactMap(AccessibilityFeature.init(rawValue:)) },
+                  features: Dictionary(uniqueKeysWithValues: (wire[option.features] ?? [:]).compactMap { name, value in
+                      AccessibilityFeature(rawValue: name).map { ($0, value) }
+                  }))
     }
 }
 

@@ -36,6 +36,12 @@ public struct GuidedAccessStatus: Sendable, Hashable {
     public var presentation: String
     /// Seconds before the screen blanks during the session, 0 = never, -1 = the desktop's own.
     public var autoLock: Int64
+    /// How the session came to be: `guided`, `autonomous`, `single-app`, `assessment`; "" when inactive.
+    public var mode: String
+    /// Apps besides ``app`` the person may reach.
+    public var alsoAllowed: [String]
+    /// Features the person may switch during the session.
+    public var accessibilityShortcut: [String]
 
     init(_ properties: [String: Variant]) {
         let session = Contract.Session.self
@@ -54,5 +60,8 @@ public struct GuidedAccessStatus: Sendable, Hashable {
         allowedApplications = session.allowedApplications.value(in: properties) ?? []
         presentation = session.presentation.value(in: properties) ?? Presentation.asIs.rawValue
         autoLock = session.autoLock.value(in: properties) ?? AutoLock.desktop
+        mode = session.mode.value(in: properties) ?? ""
+        alsoAllowed = session.alsoAllowed.value(in: properties) ?? []
+        accessibilityShortcut = session.accessibilityShortcut.value(in: properties) ?? []
     }
 }

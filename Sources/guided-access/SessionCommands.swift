@@ -19,13 +19,18 @@ struct Status: AsyncParsableCommand {
                 "systemRestrictionSources": status.systemRestrictionSources, "enforcers": status.enforcers,
                 "disabledRegions": status.disabledRegions.map { [Int($0.x), Int($0.y), Int($0.width), Int($0.height)] },
                 "passcodeSet": status.isPasscodeSet, "allowedApplications": status.allowedApplications,
-                "presentation": status.presentation, "autoLock": status.autoLock,
+                "presentation": status.presentation, "autoLock": status.autoLock, "mode": status.mode,
+                "alsoAllowed": status.alsoAllowed, "accessibilityShortcut": status.accessibilityShortcut,
             ] as [String: Any])
             return
         }
         var rows: [[String]] = [["Session:", status.state.isEmpty ? (status.isEnabled ? "active" : "inactive") : status.state]]
         if status.isEnabled {
             rows.append(["App:", status.app])
+            rows.append(["Mode:", Self.describe(mode: status.mode)])
+            rows.append(["Also allowed:", status.alsoAllowed.isEmpty ? "nothing" : status.alsoAllowed.joined(separator: ", ")])
+            rows.append(["Accessibility menu:", status.accessibilityShortcut.isEmpty ? "nothing"
+                         : status.accessibilityShortcut.compactMap { AccessibilityFeature(rawValue: $0)?.kebabName }.joined(separator: ", ")])
             let started = Date(timeIntervalSince1970: Double(status.startedAt) / 1_000_000)
             rows.append(["Started:", started.formatted(.iso8601)])
             rows.append(["Time limit:", status.timeLimit == 0 ? "none"
@@ -45,6 +50,17 @@ struct Status: AsyncParsableCommand {
         emit(table([["SYSTEM RESTRICTION", "STATE", "ENFORCED THROUGH"]] + status.systemRestrictionSources.keys.sorted().map {
             [$0, status.systemRestrictions[$0] ?? "allow", Self.summary(ofSource: status.systemRestrictionSources[$0] ?? "")]
         }))
+    }
+
+    /// The mode in a person's words, with who ends it.
+    static func describe(mode: String) -> String {
+        switch mode {
+        case "guided": "guided (the passcode or an administrator ends it)"
+        case "autonomous": "autonomous (the app locked itself; it, the passcode or an administrator ends it)"
+        case "single-app": "single-app (set in managed.json; only a change there ends it)"
+        case "assessment": "assessment (the exam app ends it)"
+        default: mode
+        }
     }
 
     /// `shell:N,gsettings:S/K1,gsettings:S/K2` → `shell N; gsettings S (K1, K2)`; `published` stays.
@@ -88,10 +104,34 @@ struct Start: AsyncParsableCommand {
                                + "never, or desktop for the desktop's own setting (the default).",
                                valueName: "seconds|never|desktop"))
     var autoLock: AutoLockArgument?
+    @Option(help: ArgumentHelp("Other apps the person may reach during the session, comma-separated or repeated.",
+                               valueName: "app ids"))
+    var alsoAllow: [String] = []
+    @Option(help: ArgumentHelp("Features the person may switch during the session from the accessibility menu, "
+                               + "comma-separated (e.g. screen-reader,zoom); none for no menu. Default: managed.json's, "
+                               + "else screen-reader, zoom, invert-colors, large-text, on-screen-keyboard.",
+                               valueName: "features"))
+    var accessibilityShortcut: String?
+    @Option(help: ArgumentHelp("A feature set for the session and put back when it ends, e.g. zoom=on; repeat for more.",
+                               valueName: "feature=on|off"))
+    var feature: [FeatureSetting] = []
     @Flag(help: "Let polkit ask for a password if needed.") var interactive = false
 
-    private var deniedSystemRestrictions: [String] {
-        deny.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
+    private var deniedSystemRestrictions: [String] { commaSeparated(deny) }
+
+    /// `--accessibility-shortcut` parsed; nil when not given (the default applies).
+    private var shortcut: [AccessibilityFeature]? {
+        get throws {
+            guard let accessibilityShortcut else { return nil }
+            let names = commaSeparated([accessibilityShortcut])
+            if names == ["none"] { return [] }
+            return try names.map { name in
+                guard let feature = AccessibilityFeature(name: name) else {
+                    throw ValidationError("'\(name)' is not a feature; use any of \(AccessibilityFeature.allValueStrings.joined(separator: ", ")), or none")
+                }
+                return feature
+            }
+        }
     }
 
     func validate() throws {
@@ -100,6 +140,7 @@ struct Start: AsyncParsableCommand {
             throw ValidationError("'\(name)' is not a system restriction; use one of \(known.sorted().joined(separator: ", "))")
         }
         if app.isEmpty { throw ValidationError("--app needs an app id") }
+        _ = try shortcut
     }
 
     func run() async throws {
@@ -108,7 +149,9 @@ struct Start: AsyncParsableCommand {
         let options = GuidedAccessSessionOptions(
             timeLimit: timeLimit?.seconds,
             systemRestrictions: Dictionary(uniqueKeysWithValues: deniedSystemRestrictions.map { ($0, .deny) }),
-            disabledRegions: disableRegion, restrictions: custom, presentation: presentation, autoLock: autoLock?.seconds)
+            disabledRegions: disableRegion, restrictions: custom, presentation: presentation, autoLock: autoLock?.seconds,
+            alsoAllowed: commaSeparated(alsoAllow), accessibilityShortcut: try shortcut,
+            features: Dictionary(feature.map { ($0.feature, $0.isOn) }) { _, last in last })
         try await bus.withAdmin { try await $0.start(app: app, options: options, interactive: interactive) }
         emit("Guided Access started for \(app)")
     }
@@ -140,6 +183,9 @@ struct LastOptions: AsyncParsableCommand {
                 "restrictions": options.restrictions.mapValues(\.rawValue),
                 "presentation": (options.presentation ?? .asIs).rawValue,
                 "autoLock": options.autoLock ?? AutoLock.desktop,
+                "alsoAllowed": options.alsoAllowed,
+                "accessibilityShortcut": options.accessibilityShortcut.map { $0.map(\.name) as Any } ?? NSNull(),
+                "features": Dictionary(uniqueKeysWithValues: options.features.map { ($0.key.name, $0.value) }),
             ] as [String: Any])
             return
         }
@@ -151,6 +197,12 @@ struct LastOptions: AsyncParsableCommand {
             ["Custom allowed:", customAllowed.isEmpty ? "nothing" : customAllowed.joined(separator: ", ")],
             ["Presentation:", (options.presentation ?? .asIs).rawValue],
             ["Auto-lock:", formatAutoLock(options.autoLock ?? AutoLock.desktop)],
+            ["Also allowed:", options.alsoAllowed.isEmpty ? "nothing" : options.alsoAllowed.joined(separator: ", ")],
+            ["Accessibility menu:", options.accessibilityShortcut.map { $0.isEmpty ? "none" : $0.map(\.kebabName).joined(separator: ", ") }
+                ?? "the default"],
+            ["Features:", options.features.isEmpty ? "as they are"
+                : options.features.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.kebabName)=\($0.value ? "on" : "off")" }
+                    .joined(separator: ", ")],
         ]))
     }
 }

@@ -187,6 +187,26 @@ extension GuidedAccessRegion: ExpressibleByArgument {
     }
 }
 
+/// `FEATURE=on|off` for `start --feature`, e.g. `zoom=on`.
+struct FeatureSetting: ExpressibleByArgument {
+    var feature: AccessibilityFeature
+    var isOn: Bool
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let feature = AccessibilityFeature(name: parts[0]), let value = Switch(argument: parts[1]) else {
+            return nil
+        }
+        self.feature = feature
+        isOn = value.isOn
+    }
+}
+
+/// Comma-separated or repeated values as one list, blanks dropped.
+func commaSeparated(_ values: [String]) -> [String] {
+    values.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
+}
+
 /// `on`/`off` (also true/false, yes/no, 1/0).
 enum Switch: String, ExpressibleByArgument, CaseIterable {
     case on, off

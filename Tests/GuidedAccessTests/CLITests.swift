@@ -22,6 +22,8 @@ struct CLITests {
                           ["start", "--app", "x", "--disable-region", "1,2,3"], ["features", "set", "Bogus", "on"],
                           ["features", "set", "reduce-motion", "maybe"], ["restrictions", "deny"], ["frobnicate"],
                           ["start", "--app", "x", "--presentation", "stretched"], ["start", "--app", "x", "--auto-lock", "soon"],
+                          ["start", "--app", "x", "--accessibility-shortcut", "teleport"],
+                          ["start", "--app", "x", "--feature", "zoom=maybe"], ["start", "--app", "x", "--feature", "zoom"],
                           ["last-options"]] {
             let result = try await ProcessRunner.run([cli] + arguments + ["--address", "unix:path=/nonexistent"])
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
@@ -187,6 +189,41 @@ struct CLITests {
         #expect(result.stderr.contains("auto-lock of 90000 seconds"), "\(result.stderr)")
         result = try await fixture.cli(["last-options", "kiosk/relative"])
         #expect(result.status == 2, "\(result.stderr)")
+    }
+
+    @Test("start --also-allow --accessibility-shortcut --feature: status shows the mode and them, the feature is put back at the end, last-options keeps them",
+          .enabled(if: Requirements.canRunPolkit, .polkitReason))
+    func alsoAllowedShortcutAndFeatures() async throws {
+        let fixture = try await ServiceFixture.start(polkit: true)
+        defer { fixture.stop() }
+
+        var result = try await fixture.cli(["start", "--app", "/usr/bin/kiosk", "--also-allow", "org.example.Calc,org.example.Notes",
+                                            "--accessibility-shortcut", "screen-reader,zoom", "--feature", "bold-text=on"])
+        #expect(result.status == 0, "\(result.stderr)\n\(fixture.daemonLog())")
+        result = try await fixture.cli(["status"])
+        for expected in ["guided (the passcode or an administrator ends it)", "org.example.Calc, org.example.Notes", "screen-reader, zoom"] {
+            #expect(result.stdout.contains(expected), "\(expected): \(result.stdout)")
+        }
+        let status = try #require(try Self.json(try await fixture.cli(["status", "--json"]).stdout) as? [String: Any])
+        #expect(status["mode"] as? String == "guided" && status["accessibilityShortcut"] as? [String] == ["ScreenReader", "Zoom"])
+        #expect(status["alsoAllowed"] as? [String] == ["org.example.Calc", "org.example.Notes"])
+        var features = try #require(try Self.json(try await fixture.cli(["features", "list", "--json"]).stdout) as? [[String: Any]])
+        #expect(features.first { $0["name"] as? String == "BoldText" }?["enabled"] as? Bool == true, "set for the session")
+        #expect(try await fixture.cli(["end"]).status == 0)
+        features = try #require(try Self.json(try await fixture.cli(["features", "list", "--json"]).stdout) as? [[String: Any]])
+        #expect(features.first { $0["name"] as? String == "BoldText" }?["enabled"] as? Bool == false, "put back at the end")
+
+        result = try await fixture.cli(["last-options", "/usr/bin/kiosk"])
+        for expected in ["org.example.Calc, org.example.Notes", "screen-reader, zoom", "bold-text=on"] {
+            #expect(result.stdout.contains(expected), "\(expected): \(result.stdout)")
+        }
+        let options = try #require(try Self.json(try await fixture.cli(["last-options", "/usr/bin/kiosk", "--json"]).stdout) as? [String: Any])
+        #expect(options["alsoAllowed"] as? [String] == ["org.example.Calc", "org.example.Notes"])
+        #expect(options["accessibilityShortcut"] as? [String] == ["ScreenReader", "Zoom"])
+        #expect(options["features"] as? [String: Bool] == ["BoldText": true])
+
+        result = try await fixture.cli(["start", "--app", "/usr/bin/kiosk", "--also-allow", "calc/relative"])
+        #expect(result.status == 2 && result.stderr.contains("also-allowed"), "a value the service refuses is a usage error: \(result.stderr)")
     }
 
     @Test("restrictions and features: list (table and JSON), deny, allow, reset, set",
