@@ -137,6 +137,7 @@ extension GuidedAccessModel {
         }
     }
 
+    /// System restriction names and states as text, checked; throws naming the first bad one.
     static func parseSystemRestrictions(
         _ raw: [String: String]
     ) throws(DomainError) -> [SystemRestriction: RestrictionState] {

@@ -47,8 +47,8 @@ public struct SessionOptions: Codable, Sendable, Equatable {
         try GuidedAccessSession.checkRegions(disabledRegions)
         try GuidedAccessSession.checkAutoLock(autoLock)
         self.timeLimit = timeLimit
-        for (name, state) in systemRestrictions.sorted(by: { $0.key < $1.key }) {
-            self.systemRestrictions[try SystemRestriction(parsing: name).rawValue] = try RestrictionState(parsing: state)
+        for (restriction, state) in try GuidedAccessModel.parseSystemRestrictions(systemRestrictions) {
+            self.systemRestrictions[restriction.rawValue] = state
         }
         self.disabledRegions = disabledRegions
         for (identifier, state) in restrictions.sorted(by: { $0.key < $1.key }) {
