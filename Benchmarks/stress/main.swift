@@ -11,7 +11,7 @@ import GuidedAccessTesting
 //   scripts/stress                  the short form (CI)
 //   scripts/stress --long           the full counts
 //   scripts/stress --only fuzz,flood --seed 42   (ids: fuzz crash vanishing polkit flood disk forged limits names
-//                                   hung-dconf slow-disk dconf-unreachable dconf-unwritable)
+//                                   hung-dconf slow-disk dconf-unreachable dconf-unwritable managed-flood)
 
 let arguments = CommandLine.arguments
 if arguments.count > 1, arguments[1] == "--hold-registrations" {
@@ -45,6 +45,7 @@ let cases: [(id: String, name: String, must: String, run: (StressContext) async 
     ("slow-disk", "slow disk", "reads p99 < 50 ms while writers queue behind a slow fsync; every acknowledged write on disk after kill -9", slowDiskCase),
     ("dconf-unreachable", "dconf unreachable", "named error; nothing published the store does not hold; no signal; nothing acknowledged lost", dconfUnreachableCase),
     ("dconf-unwritable", "dconf unwritable", "named error; published value, signals and gsettings unchanged; works after recovery; nothing lost", dconfUnwritableCase),
+    ("managed-flood", "managed.json flood", "during Single App Mode: never unlocked, Get p99 < 50 ms; App follows the last good file within 1 s after the flood", managedFloodCase),
     ("names", "second instance, lost name", "second exits 1 naming the owner; a daemon whose bus goes away exits non-zero", nameOwnershipCase),
 ]
 
