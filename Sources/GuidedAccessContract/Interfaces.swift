@@ -38,6 +38,8 @@ public enum Contract {
         public static let alsoAllowed = PropertyDeclaration<[String]>(name, "AlsoAllowed")
         /// Features the person may switch during the session from the enforcer's accessibility menu.
         public static let accessibilityShortcut = PropertyDeclaration<[String]>(name, "AccessibilityShortcut")
+        /// What the running assessment allows, keyed as ``AssessmentOptions``; `{}` without one.
+        public static let assessment = PropertyDeclaration<[String: Variant]>(name, "Assessment")
 
         public static let start = MethodDeclaration<String, [String: Variant], Void>(name, "Start", in: ["app", "options"])
         public static let end = MethodDeclaration<[String: Variant], Void>(name, "End", in: ["options"])
@@ -56,12 +58,21 @@ public enum Contract {
         /// session, through an enforcer or the locked app; put back at the end.
         public static let toggleAccessibilityFeature = MethodDeclaration<String, Bool, Void>(
             name, "ToggleAccessibilityFeature", in: ["feature", "enabled"])
+        /// An exam app listed in managed.json's `AssessmentApplications` locks the desktop to itself.
+        public static let beginAssessment = MethodDeclaration<[String: Variant], Void>(
+            name, "BeginAssessment", in: ["configuration"])
+        /// The assessment's own app ends it.
+        public static let endAssessment = MethodDeclaration<Void>(name, "EndAssessment")
         public static let getLastOptions = MethodDeclaration<String, [String: Variant]>(
             name, "GetLastOptions", in: ["app"], out: "options")
 
         public static let statusChanged = SignalDeclaration<Bool>(name, "StatusChanged", ["enabled"])
         public static let timeLimitWarning = SignalDeclaration<UInt64>(name, "TimeLimitWarning", ["seconds_left"])
         public static let timeExpired = SignalDeclaration< >(name, "TimeExpired")
+        public static let assessmentBegan = SignalDeclaration< >(name, "AssessmentBegan")
+        public static let assessmentEnded = SignalDeclaration< >(name, "AssessmentEnded")
+        /// Why: the app must stop showing its content; the lock stays.
+        public static let assessmentInterrupted = SignalDeclaration<String>(name, "AssessmentInterrupted", ["reason"])
 
         /// `Start` and `End`: polkit may ask the person to authenticate.
         public static let interactive = OptionDeclaration<Bool>(StartOptionName.interactive.rawValue)
@@ -103,6 +114,23 @@ public enum Contract {
             public static let interactive = Session.interactive
             /// Every option `End` accepts.
             public static let all: [any OptionKey] = [passcode, interactive]
+        }
+
+        /// The configuration `BeginAssessment` takes (Apple's `AEAssessmentConfiguration`).
+        public enum AssessmentOptions {
+            public static let participants = OptionDeclaration<[String]>(AssessmentOptionName.participants.rawValue)
+            public static let allowsScreenCapture = OptionDeclaration<Bool>(AssessmentOptionName.allowsScreenCapture.rawValue)
+            public static let allowsClipboard = OptionDeclaration<Bool>(AssessmentOptionName.allowsClipboard.rawValue)
+            public static let allowsNotifications = OptionDeclaration<Bool>(AssessmentOptionName.allowsNotifications.rawValue)
+            public static let allowsAccessibilitySpeech = OptionDeclaration<Bool>(AssessmentOptionName.allowsAccessibilitySpeech.rawValue)
+            public static let keepAccessibility = OptionDeclaration<Bool>(AssessmentOptionName.keepAccessibility.rawValue)
+            public static let allowsSpellCheck = OptionDeclaration<Bool>(AssessmentOptionName.allowsSpellCheck.rawValue)
+            public static let timeLimit = OptionDeclaration<UInt64>(AssessmentOptionName.timeLimit.rawValue)
+            /// Every key `BeginAssessment` accepts.
+            public static let all: [any OptionKey] = [
+                participants, allowsScreenCapture, allowsClipboard, allowsNotifications, allowsAccessibilitySpeech,
+                keepAccessibility, allowsSpellCheck, timeLimit,
+            ]
         }
 
         /// The options `RequestSession` takes.

@@ -36,7 +36,11 @@ public enum ShellContract {
             ("CAPABILITY", .object([("appLock", .string(EnforcedCapability.appLock)),
                                     ("disabledRegions", .string(EnforcedCapability.disabledRegions)),
                                     ("alsoAllowed", .string(EnforcedCapability.alsoAllowed)),
-                                    ("accessibilityShortcut", .string(EnforcedCapability.accessibilityShortcut))])),
+                                    ("accessibilityShortcut", .string(EnforcedCapability.accessibilityShortcut)),
+                                    ("assessment", .string(EnforcedCapability.assessment)),
+                                    ("screenCapture", .string(EnforcedCapability.screenCapture)),
+                                    ("clipboard", .string(EnforcedCapability.clipboard))])),
+            ("ASSESSMENT_OPTIONS", named(AssessmentOptionName.allCases)),
             ("DEFAULT_ACCESSIBILITY_SHORTCUT", .list(AccessibilityFeature.defaultShortcut.map(\.name))),
         ]
         return """

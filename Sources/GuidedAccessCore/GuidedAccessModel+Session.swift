@@ -95,13 +95,16 @@ extension GuidedAccessModel {
     public mutating func end(requestedBy app: String? = nil, now: Date) throws(DomainError) -> [ModelChange] {
         guard session.isLocked else { throw .noSession }
         try refuseIfManaged()
+        if app != nil { try refuseIfAssessment("RequestSession") }
         if let app, session.requestedBy != app {
             throw .notOwner(
                 "\(app) did not start this session, so it cannot end it; ask whoever started it, or use End with authorization")
         }
+        let interrupted = session.mode == .assessment
         return try commit { (model) throws(DomainError) in
             try model.session.end()
-            return []
+            // An administrator's End breaks the assessment off: the app hears it was interrupted, then that it ended.
+            return interrupted ? [.assessmentInterrupted(reason: "an administrator ended the assessment"), .assessmentEnded] : []
         }
     }
 
@@ -192,6 +195,7 @@ extension GuidedAccessModel {
     /// `PasscodeVault.challenge`): throws while locked out or when none is set.
     public func passcodeChallenge(now: Date) throws(DomainError) -> PasscodeHash {
         try refuseIfManaged()
+        try refuseIfAssessment("the passcode")
         return try vault.challenge(now: now)
     }
 

@@ -55,9 +55,11 @@ extension GuidedAccessModel {
         if session.mode == .singleApp, session.holds(app: policy.app, options: policy.options, shortcut: shortcut) {
             return []
         }
+        let assessmentEnds = session.mode == .assessment
         if session.isLocked { try session.end() }
         try startInCommit(app: policy.app, options: policy.options, mode: .singleApp, requestedBy: nil, now: now)
-        return []
+        return assessmentEnds
+            ? [.assessmentInterrupted(reason: "the administrator's Single App Mode took over"), .assessmentEnded] : []
     }
 }
 

@@ -238,6 +238,7 @@ extension GuidedAccessModel {
         case .mode: session.mode
         case .alsoAllowed: session.alsoAllowed
         case .accessibilityShortcut: session.accessibilityShortcut
+        case .assessment: session.assessment
         }
     }
 

@@ -45,6 +45,8 @@ public struct GuidedAccessSession: Codable, Sendable, Equatable {
     /// Feature values the session holds (its `features` option and the
     /// person's toggles), put back when it ends.
     public internal(set) var features: [Feature: Bool] = [:]
+    /// What an assessment leaves allowed; `nil` unless ``mode`` is `assessment`.
+    public private(set) var assessment: AssessmentConfiguration?
     /// Warning thresholds (seconds left) still to be announced, largest first.
     public private(set) var pendingWarnings: [UInt64] = []
 
@@ -96,7 +98,7 @@ extension GuidedAccessSession {
     /// offering `shortcut` to the person; throws `alreadyActive` when locked.
     public mutating func start(
         app: String, options: SessionOptions, mode: SessionMode = .guided, shortcut: [Feature] = Feature.defaultShortcut,
-        requestedBy: String?, now: Date
+        assessment: AssessmentConfiguration? = nil, requestedBy: String?, now: Date
     ) throws(DomainError) {
         guard !isLocked else {
             throw .alreadyActive(
@@ -115,6 +117,7 @@ extension GuidedAccessSession {
         alsoAllowed = options.alsoAllowed.filter { $0 != app }
         accessibilityShortcut = shortcut
         features = options.features
+        self.assessment = assessment
         pendingWarnings = Self.warningThresholds.filter { $0 < options.timeLimit }
     }
 
@@ -225,7 +228,7 @@ extension GuidedAccessSession {
 extension GuidedAccessSession {
     private enum CodingKeys: String, CodingKey {
         case state, app, startedAtMicroseconds, timeLimit, systemRestrictions, disabledRegions, presentation, autoLock
-        case requestedBy, pendingWarnings, mode, alsoAllowed, accessibilityShortcut, features
+        case requestedBy, pendingWarnings, mode, alsoAllowed, accessibilityShortcut, features, assessment
     }
 
     /// Reads a session as saved; a file written before `presentation` and
@@ -247,6 +250,7 @@ extension GuidedAccessSession {
         mode = try container.decodeIfPresent(SessionMode.self, forKey: .mode) ?? impliedMode
         accessibilityShortcut = try container.decodeIfPresent([Feature].self, forKey: .accessibilityShortcut) ?? impliedShortcut
         features = try container.decodeIfPresent([Feature: Bool].self, forKey: .features) ?? [:]
+        assessment = try container.decodeIfPresent(AssessmentConfiguration.self, forKey: .assessment)
     }
 
     /// What a file written before `mode` and the shortcut existed means: the
@@ -272,5 +276,6 @@ extension GuidedAccessSession {
         if !alsoAllowed.isEmpty { try container.encode(alsoAllowed, forKey: .alsoAllowed) }
         if accessibilityShortcut != impliedShortcut { try container.encode(accessibilityShortcut, forKey: .accessibilityShortcut) }
         if !features.isEmpty { try container.encode(features, forKey: .features) }
+        try container.encodeIfPresent(assessment, forKey: .assessment)
     }
 }

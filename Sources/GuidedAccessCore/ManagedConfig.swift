@@ -38,6 +38,8 @@ public struct ManagedConfig: Codable, Sendable, Equatable {
     public var accessibilityShortcut: [Feature]?
     /// The session the administrator keeps running (Single App Mode), if any.
     public var singleAppMode: SingleAppMode?
+    /// Apps that may begin an assessment (Apple's assessment entitlement).
+    public var assessmentApplications: [String]
 
     /// Managed Single App Mode: the user's session stays locked to `app`
     /// with `options`, from log-in on, until the administrator changes the file.
@@ -58,7 +60,7 @@ public struct ManagedConfig: Codable, Sendable, Equatable {
         allowedApplications: [String] = [], adminApplications: [String] = [],
         restrictions: [String: RestrictionState] = [:],
         lockedFeatures: [Feature: Bool] = [:], limits: RegistrationLimits = RegistrationLimits(),
-        accessibilityShortcut: [Feature]? = nil, singleAppMode: SingleAppMode? = nil
+        accessibilityShortcut: [Feature]? = nil, singleAppMode: SingleAppMode? = nil, assessmentApplications: [String] = []
     ) {
         self.allowedApplications = allowedApplications
         self.adminApplications = adminApplications
@@ -67,6 +69,7 @@ public struct ManagedConfig: Codable, Sendable, Equatable {
         self.limits = limits
         self.accessibilityShortcut = accessibilityShortcut
         self.singleAppMode = singleAppMode
+        self.assessmentApplications = assessmentApplications
     }
 
     fileprivate enum CodingKeys: String, CodingKey, CaseIterable {
@@ -77,6 +80,7 @@ public struct ManagedConfig: Codable, Sendable, Equatable {
         case limits = "Limits"
         case accessibilityShortcut = "AccessibilityShortcut"
         case singleAppMode = "SingleAppMode"
+        case assessmentApplications = "AssessmentApplications"
     }
 }
 
@@ -135,6 +139,7 @@ extension ManagedConfig {
         let limits = try container.decodeIfPresent([String: Int].self, forKey: AnyKey(CodingKeys.limits))
         let shortcut = try container.decodeIfPresent([String].self, forKey: AnyKey(CodingKeys.accessibilityShortcut))
         let singleApp = try container.decodeIfPresent(SingleAppMode.self, forKey: AnyKey(CodingKeys.singleAppMode))
+        let examApps = try container.decodeIfPresent([String].self, forKey: AnyKey(CodingKeys.assessmentApplications))
         self.init(
             allowedApplications: try Self.checkedApps(apps ?? []),
             adminApplications: try Self.checkedFlatpakIDs(admins ?? []),
@@ -142,7 +147,7 @@ extension ManagedConfig {
             lockedFeatures: try Self.checkedFeatures(locked ?? [:]),
             limits: try RegistrationLimits(managed: limits ?? [:]),
             accessibilityShortcut: try shortcut.map { try $0.map { (name) throws(DomainError) in try Feature(parsing: name) } },
-            singleAppMode: singleApp)
+            singleAppMode: singleApp, assessmentApplications: try Self.checkedApps(examApps ?? []).map(AppIdentifier.normalized))
     }
 
     /// Writes the same shape that ``init(from:)`` reads.
@@ -156,6 +161,7 @@ extension ManagedConfig {
         try container.encode(limits.managed, forKey: .limits)
         try container.encodeIfPresent(accessibilityShortcut?.map(\.name), forKey: .accessibilityShortcut)
         try container.encodeIfPresent(singleAppMode, forKey: .singleAppMode)
+        if !assessmentApplications.isEmpty { try container.encode(assessmentApplications, forKey: .assessmentApplications) }
     }
 }
 
@@ -324,7 +330,7 @@ extension ManagedConfig {
         let path = context.codingPath.map(\.stringValue)
         if path.count == 1, let key = CodingKeys(rawValue: path[0]) {
             switch key {
-            case .allowedApplications, .adminApplications: return "a list of app ids, like [\"org.example.App\"]"
+            case .allowedApplications, .adminApplications, .assessmentApplications: return "a list of app ids, like [\"org.example.App\"]"
             case .restrictions: return "a map of restriction identifiers to \"allow\" or \"deny\""
             case .lockedFeatures: return "a map of feature names to true or false"
             case .limits: return "a map of limit names to whole numbers"
@@ -332,7 +338,7 @@ extension ManagedConfig {
             case .singleAppMode: return "an object with App (an app id) and Options (Start's options)"
             }
         }
-        let appLists = [CodingKeys.allowedApplications.rawValue, CodingKeys.adminApplications.rawValue]
+        let appLists = [CodingKeys.allowedApplications, .adminApplications, .assessmentApplications].map(\.rawValue)
         switch type {
         case is String.Type where path.first == CodingKeys.restrictions.rawValue: return "\"allow\" or \"deny\""
         case is String.Type where appLists.contains(path.first ?? ""): return "an app id (a string)"

@@ -21,6 +21,12 @@ public enum ModelChange: Sendable, Equatable {
     case timeLimitWarning(secondsLeft: UInt64)
     /// The time limit was reached; the session is now `expired`.
     case timeExpired
+    /// An assessment began (Apple's `assessmentSessionDidBegin`).
+    case assessmentBegan
+    /// The assessment ended (`assessmentSessionDidEnd`).
+    case assessmentEnded
+    /// Something broke the assessment's promises (`wasInterrupted`); the lock stays.
+    case assessmentInterrupted(reason: String)
 }
 
 /// What the model shows about the session, each read through its own
@@ -55,4 +61,6 @@ public enum SessionProperty: Sendable, CaseIterable {
     case alsoAllowed
     /// The features the person may switch.
     case accessibilityShortcut
+    /// What the running assessment allows.
+    case assessment
 }

@@ -68,17 +68,17 @@ public struct SessionOptions: Codable, Sendable, Equatable {
         }
     }
 
-    /// `also-allowed` as stored: each id checked and normalised, in the
-    /// order given, without repeats.
-    private static func checkedApps(_ apps: [String]) throws(DomainError) -> [String] {
+    /// `also-allowed` (or `key`, a list of apps like it) as stored: each id
+    /// checked and normalised, in the order given, without repeats.
+    static func checkedApps(_ apps: [String], key: String = StartOptionName.alsoAllowed.rawValue) throws(DomainError) -> [String] {
         guard apps.count <= maximumAlsoAllowed else {
-            throw .invalidArgument("also-allowed names \(apps.count) apps; name at most \(maximumAlsoAllowed)")
+            throw .invalidArgument("\(key) names \(apps.count) apps; name at most \(maximumAlsoAllowed)")
         }
         var checked: [String] = []
         for app in apps {
             let normalized = AppIdentifier.normalized(app)
             do throws(DomainError) { try AppIdentifier.validate(normalized) } catch {
-                throw .invalidArgument("also-allowed: \(error.message)")
+                throw .invalidArgument("\(key): \(error.message)")
             }
             if !checked.contains(normalized) { checked.append(normalized) }
         }

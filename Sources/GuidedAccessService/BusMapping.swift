@@ -31,6 +31,7 @@ extension SessionProperty {
         case .mode: session.mode.name
         case .alsoAllowed: session.alsoAllowed.name
         case .accessibilityShortcut: session.accessibilityShortcut.name
+        case .assessment: session.assessment.name
         }
     }
 }

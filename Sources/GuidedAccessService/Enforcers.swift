@@ -27,15 +27,22 @@ final class EnforcerRegistry: Sendable {
         /// or not: one watch on its leaving is enough.
         var watched: Set<BusName> = []
 
-        /// Drops what `connection` enforces; the name it had registered, or
-        /// nil when it had none.
-        mutating func dropRegistration(of connection: BusName) -> String? {
+        /// Drops what `connection` enforces; the name and capabilities it
+        /// had registered, or nil when it had none.
+        mutating func dropRegistration(of connection: BusName) -> Withdrawn? {
             guard let index = registrations.firstIndex(where: { $0.connection == connection }) else { return nil }
-            return registrations.remove(at: index).name
+            let registration = registrations.remove(at: index)
+            return Withdrawn(name: registration.name, capabilities: registration.capabilities)
         }
     }
 
     private let state = Locked(State())
+
+    /// What a connection enforced until it withdrew or left.
+    struct Withdrawn {
+        let name: String
+        let capabilities: [String]
+    }
 
     /// Records (or replaces) what `connection` enforces; true when this
     /// connection is new, so its leaving is still to be watched.
@@ -47,15 +54,15 @@ final class EnforcerRegistry: Sendable {
         }
     }
 
-    /// Drops what `connection` enforces while it stays on the bus; the name
-    /// it had registered, or nil when it had none.
-    func withdraw(_ connection: BusName) -> String? {
+    /// Drops what `connection` enforces while it stays on the bus; what it
+    /// had registered, or nil when it had none.
+    func withdraw(_ connection: BusName) -> Withdrawn? {
         state.withLock { state in state.dropRegistration(of: connection) }
     }
 
-    /// Forgets `connection`, which left the bus; the name it had registered,
-    /// or nil when it had none (it had withdrawn).
-    func remove(_ connection: BusName) -> String? {
+    /// Forgets `connection`, which left the bus; what it had registered, or
+    /// nil when it had none (it had withdrawn).
+    func remove(_ connection: BusName) -> Withdrawn? {
         state.withLock { state in
             state.watched.remove(connection)
             return state.dropRegistration(of: connection)
@@ -111,9 +118,12 @@ extension GuidedAccessService {
         let bus = call.connection
         guard !restrictions.isEmpty else {
             guard let registered = enforcers.withdraw(caller.busName) else { return }
-            log("enforcer \(registered) (\(caller.busName), \(caller.app)) withdrew")
-            call.afterReply { self.announceEnforcers() }
-            Task { await reviveEnforcer(named: registered, on: bus) }
+            log("enforcer \(registered.name) (\(caller.busName), \(caller.app)) withdrew")
+            call.afterReply {
+                self.announceEnforcers()
+                self.enforcerLeft(registered.name, capabilities: registered.capabilities)
+            }
+            Task { await reviveEnforcer(named: registered.name, on: bus) }
             return
         }
         var capabilities: [String] = []
@@ -129,9 +139,10 @@ extension GuidedAccessService {
                 log("cannot watch enforcer \(name) (\(caller.busName)): \(error); treating it as gone")
             }
             if let registered = enforcers.remove(caller.busName) {
-                log("enforcer \(registered) (\(caller.busName)) left the bus")
+                log("enforcer \(registered.name) (\(caller.busName)) left the bus")
                 announceEnforcers()
-                await reviveEnforcer(named: registered, on: bus)
+                enforcerLeft(registered.name, capabilities: registered.capabilities)
+                await reviveEnforcer(named: registered.name, on: bus)
             }
         }
     }

@@ -217,6 +217,12 @@ public final class GuidedAccessService: Sendable {
                 try bus.emit(ObjectPath.guidedAccess, Contract.Session.timeLimitWarning, secondsLeft)
             case .timeExpired:
                 try bus.emit(ObjectPath.guidedAccess, Contract.Session.timeExpired)
+            case .assessmentBegan:
+                try bus.emit(ObjectPath.guidedAccess, Contract.Session.assessmentBegan)
+            case .assessmentEnded:
+                try bus.emit(ObjectPath.guidedAccess, Contract.Session.assessmentEnded)
+            case .assessmentInterrupted(let reason):
+                try bus.emit(ObjectPath.guidedAccess, Contract.Session.assessmentInterrupted, reason)
             }
         } catch {
             log("could not announce \(change): \(error)")

@@ -28,6 +28,7 @@ extension GuidedAccessService {
             .property(Contract.Session.mode) { self.read { $0.mode?.rawValue ?? "" } },
             .property(Contract.Session.alsoAllowed) { self.read { $0.alsoAllowed } },
             .property(Contract.Session.accessibilityShortcut) { self.read { $0.accessibilityShortcut.map(\.name) } },
+            .property(Contract.Session.assessment) { self.read { $0.assessment?.wireValue ?? [:] } },
             .method(Contract.Session.start) { call, app, options in
                 try await self.start(call, app: app, options: options)
             },
@@ -59,12 +60,19 @@ extension GuidedAccessService {
             },
             .method(Contract.Session.launchApp) { call in try await self.launchApp(call) },
             .method(Contract.Session.getLastOptions) { _, app in try self.lastOptions(for: app) },
+            .method(Contract.Session.beginAssessment) { call, configuration in
+                try await self.beginAssessment(call, configuration: configuration)
+            },
+            .method(Contract.Session.endAssessment) { call in try await self.endAssessment(call) },
             .method(Contract.Session.toggleAccessibilityFeature) { call, feature, enabled in
                 try await self.toggleAccessibilityFeature(call, named: feature, enabled: enabled)
             },
             .signal(Contract.Session.statusChanged),
             .signal(Contract.Session.timeLimitWarning),
             .signal(Contract.Session.timeExpired),
+            .signal(Contract.Session.assessmentBegan),
+            .signal(Contract.Session.assessmentEnded),
+            .signal(Contract.Session.assessmentInterrupted),
         ])
     }
 

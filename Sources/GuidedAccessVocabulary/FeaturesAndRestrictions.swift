@@ -120,7 +120,14 @@ public enum EnforcedCapability {
     public static let alsoAllowed = "also-allowed"
     /// The enforcer offers the `AccessibilityShortcut` features during a session.
     public static let accessibilityShortcut = "accessibility-shortcut"
+    /// The enforcer keeps an assessment's promises (`Assessment`); when it
+    /// leaves during one, the assessment is interrupted.
+    public static let assessment = "assessment"
+    /// Screen capture is refused or stopped while an assessment forbids it.
+    public static let screenCapture = "screen-capture"
+    /// The clipboard is cleared when an assessment begins and ends.
+    public static let clipboard = "clipboard"
     /// Every name `RegisterEnforcer` accepts.
-    public static let all: [String] = [appLock, disabledRegions, alsoAllowed, accessibilityShortcut]
+    public static let all: [String] = [appLock, disabledRegions, alsoAllowed, accessibilityShortcut, assessment, screenCapture, clipboard]
         + SystemRestriction.allCases.map(\.rawValue)
 }

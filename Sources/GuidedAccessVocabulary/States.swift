@@ -64,3 +64,25 @@ public enum StartOptionName: String, CaseIterable, Sendable {
     case features
     case interactive
 }
+
+/// The keys of `BeginAssessment`'s configuration (Apple's
+/// `AEAssessmentConfiguration`), written once: the contract declares each
+/// with its type, and the `Assessment` property answers under the same keys.
+public enum AssessmentOptionName: String, CaseIterable, Sendable {
+    /// Other apps the test-taker may use (a calculator): as `also-allowed`.
+    case participants
+    /// Screenshots, screencasts and remote desktop stay possible.
+    case allowsScreenCapture = "allows-screen-capture"
+    /// The clipboard is neither cleared nor kept from the assessment's apps.
+    case allowsClipboard = "allows-clipboard"
+    /// Notifications are shown.
+    case allowsNotifications = "allows-notifications"
+    /// Speak Screen and Speak Selection may be turned on.
+    case allowsAccessibilitySpeech = "allows-accessibility-speech"
+    /// Speech features the person had on before keep working (Apple's rule; default true).
+    case keepAccessibility = "keep-accessibility"
+    /// The desktop's spelling and emoji suggestions stay on.
+    case allowsSpellCheck = "allows-spell-check"
+    /// Seconds until the assessment's session expires, 0 for none.
+    case timeLimit = "time-limit"
+}

@@ -23,7 +23,7 @@ struct BusMappingTests {
     @Test func sessionPropertiesUnderTheirNames() {
         #expect(SessionProperty.allCases.map(\.memberName.rawValue) == [
             "Enabled", "State", "App", "StartedAt", "TimeLimit", "SystemRestrictions", "DisabledRegions",
-            "PasscodeSet", "AllowedApplications", "Presentation", "AutoLock", "Mode", "AlsoAllowed", "AccessibilityShortcut",
+            "PasscodeSet", "AllowedApplications", "Presentation", "AutoLock", "Mode", "AlsoAllowed", "AccessibilityShortcut", "Assessment",
         ])
     }
 }

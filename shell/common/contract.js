@@ -16,5 +16,6 @@ export var SYSTEM_RESTRICTIONS = ["sleep-wake-button", "volume-buttons", "motion
 export var PRESENTATION = {"asIs": "as-is", "maximized": "maximized", "fullscreen": "fullscreen"};
 export var PRESENTATIONS = ["as-is", "maximized", "fullscreen"];
 export var AUTO_LOCK = {"desktop": -1, "never": 0};
-export var CAPABILITY = {"appLock": "app-lock", "disabledRegions": "disabled-regions", "alsoAllowed": "also-allowed", "accessibilityShortcut": "accessibility-shortcut"};
+export var CAPABILITY = {"appLock": "app-lock", "disabledRegions": "disabled-regions", "alsoAllowed": "also-allowed", "accessibilityShortcut": "accessibility-shortcut", "assessment": "assessment", "screenCapture": "screen-capture", "clipboard": "clipboard"};
+export var ASSESSMENT_OPTIONS = {"participants": "participants", "allowsScreenCapture": "allows-screen-capture", "allowsClipboard": "allows-clipboard", "allowsNotifications": "allows-notifications", "allowsAccessibilitySpeech": "allows-accessibility-speech", "keepAccessibility": "keep-accessibility", "allowsSpellCheck": "allows-spell-check", "timeLimit": "time-limit"};
 export var DEFAULT_ACCESSIBILITY_SHORTCUT = ["ScreenReader", "Zoom", "InvertColors", "LargeText", "OnScreenKeyboard"];

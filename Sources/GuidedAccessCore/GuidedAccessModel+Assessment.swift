@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+import FoundationEssentials
+
+// Assessment mode: an exam app the administrator lists locks the desktop to
+// itself and its participants and switches off what would help a
+// test-taker; only the app, or end-session authority, ends it.
+
+extension GuidedAccessModel {
+    /// `Assessment`: what the running assessment allows; `nil` without one.
+    public var assessment: AssessmentConfiguration? { session.assessment }
+
+    /// True when managed.json's `AssessmentApplications` lists `app`.
+    public func mayBeginAssessment(app: String) -> Bool {
+        managedConfig.assessmentApplications.contains(app)
+    }
+
+    /// `BeginAssessment` by `app` (which the caller checked is listed):
+    /// throws `alreadyActive` while any session runs.
+    public mutating func beginAssessment(
+        app: String, configuration: AssessmentConfiguration, now: Date
+    ) throws(DomainError) -> [ModelChange] {
+        guard !session.isLocked else {
+            throw .alreadyActive(
+                "a \(session.mode?.rawValue ?? "") session locked to \(session.app) is active; an assessment begins only on an unlocked desktop")
+        }
+        let featuresOn = Set(AssessmentConfiguration.speechFeatures.filter(featureValue))
+        let (options, shortcut) = try configuration.sessionOptions(featuresOn: featuresOn, shortcut: shortcut(for: SessionOptions()))
+        try checkSessionFeatures(options.features)
+        return try commit { (model) throws(DomainError) in
+            try model.session.start(app: app, options: options, mode: .assessment, shortcut: shortcut,
+                                    assessment: configuration, requestedBy: app, now: now)
+            return [.assessmentBegan]
+        }
+    }
+
+    /// `EndAssessment` by the assessment's own app: throws `notActive`
+    /// without an assessment, `notOwner` for another app.
+    public mutating func endAssessment(requestedBy app: String, now: Date) throws(DomainError) -> [ModelChange] {
+        guard session.mode == .assessment else {
+            throw .notActive("no assessment is running; nothing to end")
+        }
+        guard session.requestedBy == app else {
+            throw .notOwner("\(app) did not begin this assessment, so it cannot end it; only \(session.app) or an administrator can")
+        }
+        return try commit { (model) throws(DomainError) in
+            try model.session.end()
+            return [.assessmentEnded]
+        }
+    }
+
+    /// Throws `permissionDenied` for a way out an assessment does not have:
+    /// the passcode, or the app's RequestSession(false).
+    func refuseIfAssessment(_ what: String) throws(DomainError) {
+        guard session.mode == .assessment else { return }
+        throw .permissionDenied(
+            "\(what) does not end an assessment; \(session.app) ends it with EndAssessment, or an administrator with End")
+    }
+}
