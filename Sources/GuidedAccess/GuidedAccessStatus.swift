@@ -42,6 +42,8 @@ public struct GuidedAccessStatus: Sendable, Hashable {
     public var alsoAllowed: [String]
     /// Features the person may switch during the session.
     public var accessibilityShortcut: [String]
+    /// What the running assessment allows; nil unless ``mode`` is `assessment`.
+    public var assessment: AssessmentConfiguration?
 
     init(_ properties: [String: Variant]) {
         let session = Contract.Session.self
@@ -63,5 +65,6 @@ public struct GuidedAccessStatus: Sendable, Hashable {
         mode = session.mode.value(in: properties) ?? ""
         alsoAllowed = session.alsoAllowed.value(in: properties) ?? []
         accessibilityShortcut = session.accessibilityShortcut.value(in: properties) ?? []
+        assessment = AssessmentConfiguration(session.assessment.value(in: properties) ?? [:])
     }
 }

@@ -22,7 +22,7 @@ struct GuidedAccessCLI: AsyncParsableCommand {
                  or it belongs to another app
               6  rate limited: too many wrong passcodes; wait and retry
             """,
-        subcommands: [Status.self, Start.self, End.self, LastOptions.self, Passcode.self, Restrictions.self, Features.self,
+        subcommands: [Status.self, Start.self, End.self, LastOptions.self, Passcode.self, Restrictions.self, Features.self, Assessment.self,
                       Monitor.self]
     )
 

@@ -277,3 +277,60 @@ struct Monitor: AsyncParsableCommand {
         }
     }
 }
+
+struct Assessment: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the assessment an exam app began.", subcommands: [Status.self], defaultSubcommand: Status.self)
+
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show whether an assessment runs, for which app, and what it allows.",
+            discussion: "Exam apps listed in managed.json's AssessmentApplications begin one; only the app, "
+                + "or an administrator with `guided-access end --interactive`, ends it.")
+
+        @OptionGroup var bus: BusOptions
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() async throws {
+            let status = try await bus.withAdmin { try await $0.status() }
+            guard let assessment = status.assessment else {
+                if json { try emitJSON(["active": false]) } else { emit("No assessment is running") }
+                return
+            }
+            let allowed: [(String, Bool)] = [
+                ("screen capture", assessment.allowsScreenCapture), ("clipboard", assessment.allowsClipboard),
+                ("notifications", assessment.allowsNotifications), ("accessibility speech", assessment.allowsAccessibilitySpeech),
+                ("spell check", assessment.allowsSpellCheck),
+            ]
+            if json {
+                try emitJSON([
+                    "active": true, "app": status.app, "participants": assessment.participants,
+                    "allowsScreenCapture": assessment.allowsScreenCapture, "allowsClipboard": assessment.allowsClipboard,
+                    "allowsNotifications": assessment.allowsNotifications,
+                    "allowsAccessibilitySpeech": assessment.allowsAccessibilitySpeech,
+                    "keepAccessibility": assessment.keepsAccessibility, "allowsSpellCheck": assessment.allowsSpellCheck,
+                    "timeLimit": status.timeLimit, "timeRemaining": status.timeRemaining,
+                    "enforcers": status.enforcers.filter { $0.value.contains("assessment") }.keys.sorted(),
+                ] as [String: Any])
+                return
+            }
+            let keepers = status.enforcers.filter { $0.value.contains("assessment") }.keys.sorted()
+            emit(table([
+                ["Assessment:", "running (\(status.state))"],
+                ["App:", status.app],
+                ["Participants:", assessment.participants.isEmpty ? "none" : assessment.participants.joined(separator: ", ")],
+                ["Allowed:", allowed.filter(\.1).map(\.0).joined(separator: ", ").nonEmpty ?? "nothing"],
+                ["Switched off:", allowed.filter { !$0.1 }.map(\.0).joined(separator: ", ").nonEmpty ?? "nothing"],
+                ["Speech already on:", assessment.keepsAccessibility ? "kept" : "switched off"],
+                ["Time limit:", status.timeLimit == 0 ? "none"
+                    : "\(formatDuration(status.timeLimit)) (\(formatDuration(status.timeRemaining)) left)"],
+                ["Kept on screen by:", keepers.isEmpty ? "nothing (no enforcer covers assessments)" : keepers.joined(separator: ", ")],
+            ]))
+        }
+    }
+}
+
+private extension String {
+    /// nil for "", so a list can fall back to a word.
+    var nonEmpty: String? { isEmpty ? nil : self }
+}

@@ -69,6 +69,11 @@ final class ServiceFixture: Sendable {
         try daemon.writeManagedConfig(Self.managedConfig(allowedApplications: allowedApplications))
     }
 
+    /// managed.json as `keys`, moved into place; the running daemon follows it.
+    func writeManagedConfig(_ keys: [String: Any]) throws {
+        try daemon.writeManagedConfig(String(decoding: try JSONSerialization.data(withJSONObject: keys), as: UTF8.self))
+    }
+
     /// Starts the daemon and waits until it owns its name.
     func startDaemon() async throws { try await daemon.startDaemon() }
 
