@@ -50,10 +50,14 @@ export function reachableApps(session) {
     return apps;
 }
 
-// A list of strings from an `as` property; anything else gives [].
+// A list of strings from an `as` property; anything else gives []. KWin's
+// DBusCall hands an `as` over as a Qt string list, which KWin 5.27's engine
+// does not count as an array: any list-like object (a numeric length, not
+// a string) is taken.
 function listOfStrings(list) {
     var strings = [];
-    for (var i = 0; Array.isArray(list) && i < list.length; i++) {
+    var listLike = list !== null && typeof list === 'object' && typeof list.length === 'number';
+    for (var i = 0; listLike && i < list.length; i++) {
         if (typeof list[i] === 'string')
             strings.push(list[i]);
     }

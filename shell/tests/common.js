@@ -91,6 +91,9 @@ test('reachableApps: the app first, then AlsoAllowed without repeats; none witho
     same(Session.reachableApps(session), ['/usr/bin/python3.11', 'org.example.Calc'], 'reachable');
     same(Session.reachableApps(Session.sessionFrom({Enabled: false, App: 'x'})), [], 'no session');
     same(Session.sessionFrom(GET_ALL).alsoAllowed, [], 'an older daemon: none');
+    // KWin 5.27 hands an `as` over as a list-like object that is not an Array; a string is no list.
+    same(Session.sessionFrom({AlsoAllowed: {0: 'org.example.Calc', length: 1}, AccessibilityShortcut: 'Zoom'}).alsoAllowed
+        .concat(Session.sessionFrom({AccessibilityShortcut: 'Zoom'}).accessibilityShortcut), ['org.example.Calc'], 'list-like');
 });
 
 test('sessionFrom: a reply that is not a map changes nothing (null); Enabled must be the boolean true', Session => {

@@ -83,7 +83,8 @@ function same(actual, expected, what) {
 const ENFORCEABLE = [...Object.values(Contract.CAPABILITY), ...Contract.SYSTEM_RESTRICTIONS];
 
 test('the claims: exactly what the KWin enforcer enforces, each a name the daemon accepts', () => {
-    same(Claims.CLAIMS, ['app-lock', 'disabled-regions', 'app-switching', 'notifications', 'power-menu', 'touch', 'keyboards'], 'claims');
+    same(Claims.CLAIMS, ['app-lock', 'disabled-regions', 'app-switching', 'notifications', 'power-menu', 'touch', 'keyboards',
+        'also-allowed', 'accessibility-shortcut'], 'claims');
     for (const claim of Claims.CLAIMS)
         expect(ENFORCEABLE.includes(claim), `${claim} is not a name RegisterEnforcer accepts`);
     expect(Claims.ENFORCER_NAME === 'kwin', 'the enforcer is "kwin"');
@@ -229,6 +230,21 @@ test('effectsToUnload: only the loaded ones that lead away', () => {
 test('tr fills %1, %2 and leaves the text as is', () => {
     same([Strings.tr('%1 left', '5:00'), Strings.tr('a %2 %1', 'x', 'y'), Strings.tr('plain'), Strings.tr('%1 and %2', 'x')],
         ['5:00 left', 'a y x', 'plain', 'x and %2'], 'text');
+});
+
+test('featureName: a human name for every feature of Features1 (the default shortcut\'s among them), else the name', () => {
+    same(Contract.DEFAULT_ACCESSIBILITY_SHORTCUT.map(Strings.featureName),
+        ['Screen Reader', 'Zoom', 'Invert Colors', 'Large Text', 'On-Screen Keyboard'], 'default shortcut');
+    same([Strings.featureName('MouseKeys'), Strings.featureName('NoSuchFeature')], ['Mouse Keys', 'NoSuchFeature'], 'others');
+});
+
+test('switcher.js registers KWin\'s own task switcher shortcuts again, with callbacks that do nothing', () => {
+    const shortcuts = [];
+    loadScript('switcher.js', {registerShortcut: (name, text, keys, callback) => shortcuts.push({name, keys, callback}),
+        print: () => {}});
+    same(shortcuts.map(s => s.name), ['Walk Through Windows', 'Walk Through Windows (Reverse)'], 'names (KWin\'s)');
+    same(shortcuts.map(s => s.name), Effects.SWITCHER_SHORTCUTS, 'the names ShortcutBlock makes not present first');
+    expect(shortcuts.every(s => s.callback() === undefined), 'callbacks');
 });
 
 // gesture.js as KWin runs it, with KWin's functions recorded.
@@ -408,7 +424,7 @@ test('every control a person works in the KWin windows has an accessible name of
 
 test('no file under code/ uses what QML imports or KWin scripts cannot take (.pragma, import, export, let, const, =>)', () => {
     const shared = ['session.js', 'identity.js', 'contract.js'].map(name => [name, installedText(name)]);
-    const own = ['claims.js', 'reachability.js', 'geometry.js', 'effects.js', 'text.js', 'gesture.js']
+    const own = ['claims.js', 'reachability.js', 'geometry.js', 'effects.js', 'text.js', 'gesture.js', 'switcher.js']
         .map(name => [name, readText(`${code}/${name}`)]);
     for (const [name, text] of [...shared, ...own]) {
         expect(!/^\s*(\.pragma|import |export )/m.test(text), `${name}: module syntax`);

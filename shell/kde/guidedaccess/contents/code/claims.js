@@ -13,7 +13,7 @@ var NUDGE_SHORTCUT = 'Guided Access session changed';
 
 var CLAIMS = [Contract.CAPABILITY.appLock, Contract.CAPABILITY.disabledRegions, Contract.SYSTEM_RESTRICTION.appSwitching,
     Contract.SYSTEM_RESTRICTION.notifications, Contract.SYSTEM_RESTRICTION.powerMenu, Contract.SYSTEM_RESTRICTION.touch,
-    Contract.SYSTEM_RESTRICTION.keyboards];
+    Contract.SYSTEM_RESTRICTION.keyboards, Contract.CAPABILITY.alsoAllowed, Contract.CAPABILITY.accessibilityShortcut];
 
 // Whether the daemon's Enforcers property (name → list) lacks our claims as
 // they are now (a restarted daemon has forgotten them; a call replaced them).

@@ -14,3 +14,8 @@ var LEAVING_EFFECTS = ['overview', 'windowview', 'desktopgrid', 'presentwindows'
 function effectsToUnload(loaded) {
     return LEAVING_EFFECTS.filter(function (name) { return Array.prototype.indexOf.call(loaded, name) >= 0; });
 }
+
+// KWin's own task switcher shortcuts (component "kwin"), which the switcher
+// script (switcher.js) registers again during a session with AlsoAllowed
+// apps so that Alt+Tab works among them (ui/ShortcutBlock.qml).
+var SWITCHER_SHORTCUTS = ['Walk Through Windows', 'Walk Through Windows (Reverse)'];

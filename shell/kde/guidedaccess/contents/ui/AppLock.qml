@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The app lock, for as long as it exists: other apps' windows are minimized
-// as they appear and whenever they are activated, the locked app's own
-// windows are shown and keep the focus. On destruction it unminimizes
-// exactly the windows it minimized (those still there).
+// The app lock, for as long as it exists: the windows of other apps than
+// `apps` (the locked app and AlsoAllowed) are minimized as they appear and
+// whenever they are activated, and left out of the task switcher
+// (skipSwitcher: Alt+Tab, where ShortcutBlock lets it work, lists only the
+// reachable apps' windows); the reachable apps' windows are shown and keep
+// the focus. On destruction it unminimizes exactly the windows it minimized
+// and gives back skipSwitcher to exactly those it set it on (those still
+// there).
 import QtQuick 2.15
 import "../code/identity.js" as Identity
 import "../code/reachability.js" as Reachability
@@ -11,14 +15,24 @@ Item {
     id: lock
 
     property Windows windows
-    property string app
+    property var apps: [] // SessionState.reachableApps: App, then AlsoAllowed
     // Whether the app's window gets the focus back when another takes it;
     // not while keys are to reach no app (KeyboardBlock.qml).
     property bool focusApp: true
     property var minimizedByUs: []
+    property var skippedByUs: [] // windows whose skipSwitcher we set
 
     function belongs(window) {
-        return Identity.belongsToApp(windows.idsOf(window), app);
+        return Identity.belongsToApp(windows.idsOf(window), apps);
+    }
+
+    // Out of the task switcher: every window of another app (shell windows
+    // have no place there anyway).
+    function hideFromSwitcher(window) {
+        if (window.skipSwitcher === false && skippedByUs.indexOf(window) < 0) {
+            window.skipSwitcher = true;
+            skippedByUs.push(window);
+        }
     }
 
     function enforce() {
@@ -30,6 +44,8 @@ Item {
             if (known === undefined)
                 continue;
             var action = Reachability.windowAction(known, window);
+            if (!known && action !== 'keep')
+                hideFromSwitcher(window);
             if (action === 'minimize') {
                 window.minimized = true;
                 if (minimizedByUs.indexOf(window) < 0) {
@@ -57,6 +73,9 @@ Item {
             var index = lock.minimizedByUs.indexOf(window);
             if (index >= 0)
                 lock.minimizedByUs.splice(index, 1);
+            index = lock.skippedByUs.indexOf(window);
+            if (index >= 0)
+                lock.skippedByUs.splice(index, 1);
         }
     }
 
@@ -68,13 +87,19 @@ Item {
         onTriggered: lock.enforce()
     }
 
-    Component.onCompleted: console.log('Guided Access: app lock on for ' + app)
+    Component.onCompleted: console.log('Guided Access: app lock on for ' + apps.join(' '))
     Component.onDestruction: {
         for (var i = 0; i < minimizedByUs.length; i++) {
             if (minimizedByUs[i] && minimizedByUs[i].deleted !== true)
                 minimizedByUs[i].minimized = false;
         }
-        console.log('Guided Access: app lock off; unminimized ' + minimizedByUs.length + ' window(s)');
+        for (var j = 0; j < skippedByUs.length; j++) {
+            if (skippedByUs[j] && skippedByUs[j].deleted !== true)
+                skippedByUs[j].skipSwitcher = false;
+        }
+        console.log('Guided Access: app lock off; unminimized ' + minimizedByUs.length + ' window(s), '
+            + skippedByUs.length + ' back in the task switcher');
         minimizedByUs = [];
+        skippedByUs = [];
     }
 }

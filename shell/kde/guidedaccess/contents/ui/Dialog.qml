@@ -4,7 +4,9 @@
 // (code/gesture.js) loads; it unloads that script when it closes. With a
 // session it asks for the passcode and calls End; without one it offers to
 // start a session for the app of the window that was active when it opened
-// (Start, interactive).
+// (Start, interactive). During a session it also has one switch per
+// feature of the session's AccessibilityShortcut (Screen Reader, Zoom...),
+// each calling ToggleAccessibilityFeature; no passcode needed.
 // A window KWin gives the keys to while it is open (KWin5.qml and
 // KWin6.qml say how).
 import QtQuick 2.15
@@ -22,6 +24,13 @@ Item {
     property string startName: ''
     property string error: ''
     property bool busy: false
+    // Features1's values (name → bool), read as the dialog opens and after
+    // each toggle's reply: a KWin script cannot follow PropertiesChanged.
+    property var features: ({})
+    property int toggling: 0 // toggles waiting for their reply
+    // The features the person may switch here: the session's
+    // AccessibilityShortcut (none without a session).
+    readonly property var shortcut: session !== null && session.enabled ? session.accessibilityShortcut : []
     // KWinApi's item: the scripting API of the running KWin.
     property QtObject kwin
     readonly property var desktopRect: kwin.kwinWorkspace.virtualScreenGeometry
@@ -85,6 +94,40 @@ Item {
         });
     }
 
+    // Features1's values; done() after they are shown.
+    function readFeatures(done) {
+        bus.call(Contract.BUS_NAME, Contract.OBJECT_PATH, 'org.freedesktop.DBus.Properties', 'GetAll',
+            [Contract.INTERFACES.features], function (values) {
+                var next = {};
+                var all = values[0] || {};
+                for (var name in all)
+                    next[name] = all[name] === true;
+                script.features = next;
+                console.log('Guided Access: dialog: shows ' + script.shortcut.map(function (feature) {
+                    return feature + '=' + (next[feature] === true ? 'on' : 'off');
+                }).join(' '));
+                if (done)
+                    done();
+            }, function () {
+                console.log('Guided Access: dialog: the features could not be read');
+            });
+    }
+
+    // The person switched `feature`: the daemon sets it (and puts it back
+    // when the session ends); the switch then shows what the daemon says.
+    function toggleFeature(feature, enabled) {
+        toggling++;
+        console.log('Guided Access: dialog: ' + feature + ' ' + (enabled ? 'on' : 'off') + ' asked');
+        var settle = function () { script.toggling--; };
+        bus.session('ToggleAccessibilityFeature', [feature, enabled], function () {
+            script.readFeatures(settle);
+        }, function () {
+            console.log('Guided Access: dialog: ToggleAccessibilityFeature(' + feature + ') refused');
+            script.error = Strings.tr('%1 could not be switched.', Strings.featureName(feature));
+            script.readFeatures(settle);
+        });
+    }
+
     function start() {
         if (busy || startApp === '')
             return;
@@ -129,7 +172,10 @@ Item {
         }
         bus.readSession(function (session) {
             script.session = session;
-            console.log('Guided Access: dialog: shown (' + (script.session && script.session.enabled ? 'end' : 'start') + ')');
+            console.log('Guided Access: dialog: shown (' + (script.session && script.session.enabled ? 'end' : 'start') + ')'
+                + '; accessibility switches: ' + (script.shortcut.length > 0 ? script.shortcut.join(' ') : 'none'));
+            if (script.shortcut.length > 0)
+                script.readFeatures();
             dialog.visible = true;
             dialog.requestActivate();
             if (script.session && script.session.enabled && script.session.passcodeSet)
@@ -230,6 +276,34 @@ Item {
                 text: script.error
                 Accessible.role: Accessible.AlertMessage
                 Accessible.name: text
+            }
+            Label {
+                width: parent.width
+                visible: script.shortcut.length > 0
+                wrapMode: Text.Wrap
+                font.bold: true
+                text: Strings.tr('Accessibility')
+                Accessible.role: Accessible.Heading
+                Accessible.name: text
+            }
+            // One switch per feature of the shortcut, in its order: Tab
+            // reaches each, Space switches it. It shows the daemon's value:
+            // a toggle puts the binding back at once, and the switch moves
+            // when the reply's reading comes.
+            Repeater {
+                model: script.shortcut
+                Switch {
+                    width: layout.width
+                    text: Strings.featureName(modelData)
+                    checked: script.features[modelData] === true
+                    Accessible.role: Accessible.CheckBox
+                    Accessible.name: text
+                    onToggled: {
+                        var wanted = checked;
+                        checked = Qt.binding(function () { return script.features[modelData] === true; });
+                        script.toggleFeature(modelData, wanted);
+                    }
+                }
             }
             Row {
                 anchors.right: parent.right

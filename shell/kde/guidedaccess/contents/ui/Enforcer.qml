@@ -112,9 +112,9 @@ Item {
         repeat: true
         triggeredOnStart: true
         onTriggered: {
-            var app = root.session.app;
+            var apps = SessionState.reachableApps(root.session);
             var next = kwinWindows.appArea(function (window) {
-                return Identity.belongsToApp(kwinWindows.idsOf(window), app);
+                return Identity.belongsToApp(kwinWindows.idsOf(window), apps);
             });
             if (JSON.stringify(next) !== JSON.stringify(root.appArea)) {
                 root.appArea = next;
@@ -127,20 +127,30 @@ Item {
         active: root.enforcing
         sourceComponent: AppLock {
             windows: kwinWindows
-            app: root.session.app
+            // The apps whose windows the person may reach: App, then AlsoAllowed
+            // (session.js), read from the session the lock is made for (a
+            // property of the enforcer's own could still hold the last one's).
+            // App alone is the one launched again and presented.
+            apps: SessionState.reachableApps(root.session)
             focusApp: !SessionState.denied(root.session, 'keyboards')
         }
     }
     Loader {
         active: root.enforcing
-        sourceComponent: ShortcutBlock { bus: sessionBus; onBlocked: root.loadGesture() }
+        sourceComponent: ShortcutBlock {
+            bus: sessionBus
+            // Alt+Tab among the reachable apps' windows: only when there
+            // are other apps to reach and app-switching is not denied.
+            switcher: root.session.alsoAllowed.length > 0 && !SessionState.denied(root.session, 'app-switching')
+            onBlocked: root.loadGesture()
+        }
     }
     Loader {
         id: surround
         active: root.enforcing
         sourceComponent: SurroundShield {
             windows: kwinWindows
-            app: root.session.app
+            apps: SessionState.reachableApps(root.session)
             touchBlocked: SessionState.denied(root.session, 'touch')
             keepClear: timeLeft.item ? timeLeft.item.clearRects : []
         }

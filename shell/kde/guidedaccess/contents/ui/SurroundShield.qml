@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The surround shield: input-swallowing, dimmed windows over the whole
-// screen except the locked app's windows (where no other window lies over
+// screen except the windows of the apps the person may reach (the locked
+// app and AlsoAllowed) (where no other window lies over
 // them), so panels, the desktop, notifications and anything another app
 // shows cannot be reached. With `touch` denied, a transparent window also
 // covers the app: no pointer or touch input reaches anything. All of it
@@ -15,7 +16,7 @@ Item {
     id: shield
 
     property Windows windows
-    property string app
+    property var apps: [] // SessionState.reachableApps
     property bool touchBlocked: false
     // Our own windows the shield must leave uncovered (the time left).
     property var keepClear: []
@@ -24,7 +25,7 @@ Item {
 
     function update() {
         var parts = Reachability.screenParts(windows.list(), function (window) {
-            return Identity.belongsToApp(windows.idsOf(window), shield.app);
+            return Identity.belongsToApp(windows.idsOf(window), shield.apps);
         });
         var next = Geometry.subtract(Geometry.shieldRects(shield.screenRect, parts.app, parts.others), shield.keepClear);
         if (JSON.stringify(next) !== JSON.stringify(rects))
