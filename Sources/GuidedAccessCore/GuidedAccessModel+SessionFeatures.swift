@@ -48,24 +48,29 @@ extension GuidedAccessModel {
     /// Inside `commit`, after the change: records the original of each
     /// feature the session now holds, sets the service's own features to
     /// the session's values and puts back those it no longer holds. The
-    /// desktop's are left to ``sessionFeatureWrites()``.
+    /// desktop's are written by ``sessionFeatureWrites()`` before the reply;
+    /// each is reported here all the same, so its change is announced.
     mutating func followSessionFeatures() -> [ModelChange] {
         var changes: [ModelChange] = []
         for (feature, value) in session.features.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             if featureOriginals[feature] == nil { featureOriginals[feature] = featureValue(feature) }
-            if featureSources[feature] == nil, featureValue(feature) != value {
-                ownFeatureValues[feature] = value ? true : nil
-                changes.append(.featureChanged(feature, value))
-            }
+            changes += setForSession(feature, value)
         }
-        for (feature, original) in featureOriginals where session.features[feature] == nil && featureSources[feature] == nil {
-            featureOriginals[feature] = nil
-            if featureValue(feature) != original {
-                ownFeatureValues[feature] = original ? true : nil
-                changes.append(.featureChanged(feature, original))
-            }
+        for (feature, original) in featureOriginals.sorted(by: { $0.key.rawValue < $1.key.rawValue })
+        where session.features[feature] == nil {
+            // The desktop's originals are forgotten once put back (``settled(_:)``).
+            if featureSources[feature] == nil { featureOriginals[feature] = nil }
+            changes += setForSession(feature, original)
         }
         return changes
+    }
+
+    /// `feature` to `value`: at once when the service keeps it, else left
+    /// to the settlement; the change to announce, if any.
+    private mutating func setForSession(_ feature: Feature, _ value: Bool) -> [ModelChange] {
+        guard featureValue(feature) != value else { return [] }
+        if featureSources[feature] == nil { ownFeatureValues[feature] = value ? true : nil }
+        return [.featureChanged(feature, value)]
     }
 
     /// Forgets that the session holds `feature`: an administrator set it,

@@ -148,8 +148,14 @@ struct SingleAppModeTests {
                     == ServiceErrorName.permissionDenied.rawValue)
             #expect(try await h.gsettingsGet(Self.magnifier.0, Self.magnifier.1) == "true")
             _ = try await client.ga(.session, "RegisterEnforcer", [.string("test-shell"), .array(element: "s", [.string("app-lock")])])
+            let announced = try await client.gaSignals("org.freedesktop.DBus.Properties", "PropertiesChanged")
             #expect(await client.gaError(.session, "ToggleAccessibilityFeature", [.string("Zoom"), .bool(false)]) == nil)
             #expect(try await h.gsettingsGet(Self.magnifier.0, Self.magnifier.1) == "false")
+            // A menu shows what the daemon says: the change is announced, as the desktop's own would be.
+            let features = await collect(announced, for: .milliseconds(500)).filter {
+                $0.arguments.first == .string(ServiceInterface.features.rawValue)
+            }
+            #expect(features.contains { "\($0.arguments)".contains("Zoom") }, "PropertiesChanged names Zoom: \(features.map(\.arguments))")
             #expect(await client.gaError(.session, "ToggleAccessibilityFeature", [.string("Zoom"), .bool(true)]) == nil)
 
             // The end puts both back as they were before the session.
