@@ -12,7 +12,9 @@ workspace changed, or the way's own sign appeared (an accelerator that
 gnome-settings-daemon grabbed fired, mutter's VT switch handler ran, an
 overlay window took a click, the extension stayed off, the app stayed
 gone). The session is started with no system restriction denied, the
-loosest kind.
+loosest kind; run(also_allowed=[...]) starts it with other apps allowed
+too (AlsoAllowed), where a switcher that lists only the allowed apps, or
+the focus on an allowed app's window, is not a way out.
 """
 
 import os
@@ -87,8 +89,9 @@ HELPERS = r"""
         return [Math.round(x + actor.width / 2), Math.round(y + actor.height / 2)];
     };
 
-    // Everything that shows the person left the locked app `title`.
-    ga.escapes = (title, workspace) => {
+    // Everything that shows the person left the locked app `title` (or the
+    // apps whose titles are in `allowed`: AlsoAllowed).
+    ga.escapes = (title, workspace, allowed = []) => {
         const out = [];
         if (Main.overview.visible)
             out.push('overview');
@@ -105,13 +108,19 @@ HELPERS = r"""
         }
         if (Main.screenshotUI?.visible)
             out.push('screenshot UI');
-        if (Main.uiGroup.get_children().some(a => a instanceof SwitcherPopup))
-            out.push('switcher');
+        const switcher = Main.uiGroup.get_children().find(a => a instanceof SwitcherPopup);
+        const listed = switcher?._items.map(item => item.app?.get_name() ?? item.window?.get_title() ?? '?') ?? [];
+        if (switcher && listed.some(name => name !== title && !allowed.includes(name)))
+            out.push(`switcher (${listed.join(', ')})`);
+        else if (switcher)
+            ga.note = `a switcher listing only ${listed.join(', ')}`;
         const dialogs = Main.layoutManager.modalDialogGroup.get_children().filter(a => a.visible);
         if (dialogs.length > 0)
             out.push(`dialog ${dialogs.map(d => d.constructor.name).join(',')}`);
         const ownMenuOpen = Main.panel.statusArea['guided-access']?.menu.isOpen ? 1 : 0;
-        if (Main.modalCount > ownMenuOpen && out.length === 0)
+        // A switcher among the allowed apps is a modal of the shell's too.
+        const allowedModals = ownMenuOpen + (switcher && ga.note ? 1 : 0);
+        if (Main.modalCount > allowedModals && out.length === 0)
             out.push(`shell modal (${Main.modalCount})`);
         const active = global.workspace_manager.get_active_workspace();
         if (active.index() !== workspace)
@@ -125,7 +134,7 @@ HELPERS = r"""
             else if (!window.located_on_workspace(active))
                 out.push(`${title} off the active workspace`);
             const focus = global.display.focus_window;
-            if (focus !== window && focus?.get_pid() !== window.get_pid())
+            if (focus !== window && focus?.get_pid() !== window.get_pid() && !allowed.includes(focus?.get_title()))
                 out.push(`focus on ${focus?.get_title() ?? 'nothing'}`);
         }
         return out;
@@ -186,6 +195,8 @@ class RedTeam:
         self.t = cases
         self.rows = []  # (kind, way, control, during, verdict)
         self.kinds = None  # the kinds of way run() tries; None for all
+        self.also_allowed = []  # the apps the sessions allow besides app-a
+        self.controls = {}  # way → what its control found (kept for a run with also_allowed)
         cases.js(HELPERS)
         for accelerator in GRABBED:
             if not cases.js(f'global._ga.grab("{accelerator}")'):
@@ -194,7 +205,10 @@ class RedTeam:
     # -- running a way -------------------------------------------------------
 
     def escapes(self):
-        return self.t.js('global._ga.escapes("app-a", 0)')
+        self.t.js('global._ga.note = null')
+        found = self.t.js(f'global._ga.escapes("app-a", 0, {list(self.also_allowed)!r})')
+        self.note = self.note or self.t.js('global._ga.note')
+        return found
 
     def undo(self):
         self.t.js('global._ga.undo("app-a")')
@@ -229,9 +243,17 @@ class RedTeam:
             return found
 
         try:
-            control = attempt_and_look()
+            # With other apps allowed the controls are those of the run
+            # without (the same ways, no session): not run twice.
+            control = self.controls.get(name) if self.also_allowed else None
+            if control is None:
+                control = attempt_and_look()
+                self.controls[name] = control
             self.undo()
-            self.t.start_session('app-a')
+            if self.also_allowed:
+                self.t.start_with('app-a', also_allowed=self.also_allowed)
+            else:
+                self.t.start_session('app-a')
             try:
                 self.t.wait_locked()
                 during = attempt_and_look()
@@ -254,10 +276,12 @@ class RedTeam:
 
     # -- the ways ------------------------------------------------------------
 
-    def run(self, kinds=None, other_monitor=None):
+    def run(self, kinds=None, other_monitor=None, also_allowed=None):
         """Tries every way of `kinds` (all by default); with `other_monitor`
-        (a rect), also the ways onto a second monitor."""
+        (a rect), also the ways onto a second monitor; with `also_allowed`
+        (test apps' names), in sessions that allow those apps too."""
         self.kinds = kinds
+        self.also_allowed = list(also_allowed or [])
         self.rows = []
         t = self.t
         fired = lambda: [f'accelerator {a} fired' for a in t.js('global._ga.fired')]  # noqa: E731
@@ -424,7 +448,10 @@ class RedTeam:
         if absent:
             summary += f' ({absent} not in this shell version)'
         self.summary = summary
-        self.t.log(f'REDTEAM GNOME Shell {SHELL_MAJOR}: {summary}')
+        # With other apps allowed, a line of its own (scripts/test takes the last
+        # `REDTEAM ` line as the suite's).
+        prefix = f'ALSO-ALLOWED ({", ".join(self.also_allowed)}) REDTEAM' if self.also_allowed else 'REDTEAM'
+        self.t.log(f'{prefix} GNOME Shell {SHELL_MAJOR}: {summary}')
         bad = [row[1] for row in testable if not row[4].startswith('closed')]
         if bad:
             raise AssertionError(f'{summary}; not closed: {"; ".join(bad)}')

@@ -122,14 +122,18 @@ class ResilienceCases:
         """Every JS ERROR, Gjs-WARNING or Gjs-CRITICAL in the shell's log whose
         message or stack names the extension is a failure."""
         entries = []  # each GLib log message with the lines that follow it (a stack)
-        with open(f'{self.work}/logs/shell.log', errors='replace') as f:
-            for line in f:
-                if not entries or re.match(r'(\(\S+:\d+\): )?[\w -]+-(Message|WARNING|CRITICAL|ERROR|INFO|DEBUG)',
-                                           line):
-                    entries.append('')
-                entries[-1] += line
-        flagged = [entry.strip().splitlines()[0] for entry in entries
+        # The shell's log, and the restarted shell's (single_app_reboot).
+        logs = [f'{self.work}/logs/{name}' for name in ('shell.log', 'shell-reboot.log')]
+        for path in [path for path in logs if os.path.exists(path)]:
+            with open(path, errors='replace') as f:
+                entries.append('')
+                for line in f:
+                    if re.match(r'(\(\S+:\d+\): )?[\w -]+-(Message|WARNING|CRITICAL|ERROR|INFO|DEBUG)', line):
+                        entries.append('')
+                    entries[-1] += line
+        flagged = [entry.strip() for entry in entries
                    if re.search(r'JS ERROR|Gjs-WARNING|Gjs-CRITICAL', entry) and UUID in entry]
         if flagged:
-            raise AssertionError(f'{len(flagged)} naming {UUID}, the first: ' + '; '.join(flagged[:3]))
+            raise AssertionError(f'{len(flagged)} naming {UUID}, the first: {flagged[0][:1500]}; then: '
+                                 + '; '.join(entry.splitlines()[0] for entry in flagged[1:3]))
         return f'0 naming {UUID} (GNOME Shell {SHELL_MAJOR})'

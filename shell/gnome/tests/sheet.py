@@ -454,7 +454,9 @@ class StartSheetCases:
         return f'{detail}; ' + '; '.join(line[len('A11Y '):] for line in walked)
 
     def walk_sheet(self):
-        """The at-spi walk of the sheet, printed as `A11Y start sheet: ...`."""
+        """The at-spi walk of the sheet, printed as `A11Y start sheet: ...`
+        (app-b open, so that "Other Apps Allowed" has a row)."""
+        self.c.ensure_app('app-b')
         self.open_sheet('app-a')
         try:
             a11y = Accessibility(self.c.env['DBUS_SESSION_BUS_ADDRESS'])
@@ -470,7 +472,8 @@ class StartSheetCases:
             a11y.wait(lambda: a11y.find(sheet, 'push button', 'Remove this region') is not None, 5,
                       'the region on the accessibility bus')
             line = self.walk(a11y, sheet, 'start sheet',
-                             ('Keyboards', 'Full Screen', 'Add Region', 'Remove this region', 'Start'))
+                             ('Keyboards', 'Full Screen', 'Add Region', 'Remove this region', 'Start',
+                              'app-b', 'Screen Reader', 'Sticky Keys'))
             # Down the options with Tab: each control scrolled into view whole,
             # clear of the faded edges.
             self.js('global._ga.focus("Sleep Button")')
@@ -505,7 +508,7 @@ class StartSheetCases:
                 return next((dialog for dialog in a11y.find_all(shell, 'dialog', showing=True)
                              if a11y.find_labelled(dialog, 'push button', 'End') is not None), None)
             dialog = a11y.wait(end_dialog, 10, 'the end dialog on the accessibility bus')
-            line = self.walk(a11y, dialog, 'end dialog', ('End', 'Cancel'))
+            line = self.walk(a11y, dialog, 'end dialog', ('End', 'Cancel', 'Screen Reader', 'Zoom', 'Screen Keyboard'))
             self.key('Escape')
             return line
         finally:
@@ -659,6 +662,62 @@ class StartSheetCases:
             raise AssertionError(f'controls a screen reader cannot name:\n{walked}')
         return f'asked twice, a mismatch refused, set and started; refused by polkit ("{refused.splitlines()[0]}") ' \
                f'→ started without; {walked[len("A11Y "):]}'
+
+    def also_allowed_and_shortcut(self):
+        """Opened for app-d with app-a and app-b open: "Other Apps Allowed"
+        offers them and not app-d itself; app-b switched on and Screen
+        Keyboard off (each focused and Space), Start sends also-allowed and
+        accessibility-shortcut (AlsoAllowed, AccessibilityShortcut): app-b
+        stays on screen, app-a is minimized; GetLastOptions keeps them and
+        the next sheet for app-d shows them. Control: the first sheet for
+        app-d has app-b off and the default features on, Sticky Keys off."""
+        c = self.c
+        for name in ('app-a', 'app-b', 'app-d'):
+            c.ensure_app(name)
+        try:
+            self.open_sheet('app-d')
+            try:
+                offered = self.js('global._ga.namedLike("app-")')
+                if 'app-b' not in offered or 'app-a' not in offered or 'app-d' in offered:
+                    raise AssertionError(f'other apps offered: {offered}')
+                control = {name: self.js(f'global._ga.checked({name!r})')
+                           for name in ('app-b', 'Screen Keyboard', 'Zoom', 'Sticky Keys')}
+                if control != {'app-b': False, 'Screen Keyboard': True, 'Zoom': True, 'Sticky Keys': False}:
+                    raise AssertionError(f'control: the first sheet for app-d shows {control}')
+                self.press('app-b')
+                self.press('Screen Keyboard')
+                self.js("global._ga.clickButton('Start')")
+                self.wait_started('the session to start from the sheet')
+            finally:
+                if self.js('global._ga.sheet() !== null'):
+                    self.key('Escape')
+                self.wait_closed()
+            try:
+                wait_for(lambda: c.window('app-a')['minimized'], 5, what='app-a minimized')
+                also = [str(app) for app in c.prop('AlsoAllowed')]
+                shortcut = [str(feature) for feature in c.prop('AccessibilityShortcut')]
+                if also != [c.app_id('app-b')] or c.window('app-b')['minimized']:
+                    raise AssertionError(f'AlsoAllowed {also}; app-b {c.window("app-b")}')
+                if shortcut != ['ScreenReader', 'Zoom', 'InvertColors', 'LargeText']:
+                    raise AssertionError(f'AccessibilityShortcut {shortcut}')
+            finally:
+                c.end_session()
+            c.wait_released()
+            last = self.last_options('app-d')
+            if [str(app) for app in last.get(CONTRACT['START_OPTIONS']['alsoAllowed'], [])] != [c.app_id('app-b')]:
+                raise AssertionError(f'GetLastOptions: {dict(last)}')
+            self.open_sheet('app-d')
+            try:
+                again = {name: self.js(f'global._ga.checked({name!r})') for name in ('app-b', 'Screen Keyboard')}
+            finally:
+                self.key('Escape')
+                self.wait_closed()
+            if again != {'app-b': True, 'Screen Keyboard': False}:
+                raise AssertionError(f'the next sheet shows {again}')
+        finally:
+            c.stop_app('app-d')
+        return f'offered {", ".join(sorted(offered))}; AlsoAllowed app-b, AccessibilityShortcut {", ".join(shortcut)}; ' \
+               'the next sheet shows them'
 
     def wait_started(self, what):
         """Waits for the sheet's Start to lock; a timeout says what the sheet shows."""

@@ -11,12 +11,12 @@ import Gio from 'gi://Gio';
 import GLib from 'gi://GLib';
 import Gtk from 'gi://Gtk?version=3.0';
 
-import {bindingAllowed, OWN_WINDOW_BINDINGS, VOLUME_KEYSYMS} from '../guided-access@guidedaccess.org/lib/keybindingPolicy.js';
+import {APP_SWITCHER_BINDINGS, bindingAllowed, OWN_WINDOW_BINDINGS, VOLUME_KEYSYMS} from '../guided-access@guidedaccess.org/lib/keybindingPolicy.js';
 import {RelaunchBudget} from '../guided-access@guidedaccess.org/lib/relaunchBudget.js';
 import {Overrides} from '../guided-access@guidedaccess.org/lib/overrides.js';
 import * as geometry from '../guided-access@guidedaccess.org/lib/regionGeometry.js';
 import {followRange} from '../guided-access@guidedaccess.org/lib/optionControls.js';
-import {choicesFrom, startOptions, splitTime, joinTime, SYSTEM_RESTRICTIONS} from '../guided-access@guidedaccess.org/lib/sheetOptions.js';
+import {choicesFrom, startOptions, splitTime, joinTime, SHORTCUT_FEATURES, SYSTEM_RESTRICTIONS} from '../guided-access@guidedaccess.org/lib/sheetOptions.js';
 import {autoLockChoices, checkShortcut, restrictionsByApp} from '../guided-access@guidedaccess.org/lib/settingsModel.js';
 import {SOUND_KEY, SPEECH_KEY, THEME_SOUND, TimeAlerts, spokenTimeLeft} from '../guided-access@guidedaccess.org/lib/timeAlerts.js';
 import {
@@ -101,6 +101,20 @@ await test('every installed keybinding is blocked but the own-window ones and th
 await test('app-switching deny blocks switching between the app\'s own windows', () => {
     for (const name of OWN_WINDOW_BINDINGS)
         expect(!bindingAllowed(name, 0, DENIED), `${name} allowed with app-switching denied`);
+});
+
+await test('Alt+Tab and the window switchers run only with other apps allowed (AlsoAllowed) and app-switching allowed', () => {
+    const bindings = installedBindings();
+    for (const name of APP_SWITCHER_BINDINGS) {
+        expect(bindings.includes(name), `${name} is not in the installed schemas`);
+        expect(bindingAllowed(name, 0, {...OPEN, switchApps: true}), `${name} blocked with other apps allowed`);
+        expect(!bindingAllowed(name, 0, OPEN), `${name} allowed without other apps`);
+        expect(!bindingAllowed(name, 0, {...DENIED, switchApps: false}), `${name} allowed with app-switching denied`);
+    }
+    const passing = bindings.filter(name => bindingAllowed(name, 0, {...OPEN, switchApps: true}));
+    expect(passing.every(name => OWN_WINDOW_BINDINGS.includes(name) || APP_SWITCHER_BINDINGS.includes(name)),
+        `also allowed: ${passing}`);
+    return `allowed with other apps: ${passing.join(', ')}`;
 });
 
 await test('of the media keys (external grabs), only the volume keys pass, and not with volume-buttons denied', () => {
@@ -267,6 +281,21 @@ await test('the sheet opens with the last options, else the defaults, and Start 
     expect(unpacked.interactive === true && unpacked['time-limit'] === 5400 && unpacked['auto-lock'] === 0, JSON.stringify(unpacked));
     expect(options['disabled-regions'].get_type_string() === 'a(iiii)' && options['auto-lock'].get_type_string() === 'x', 'types');
     expect(!('time-limit' in startOptions(GLib, fresh)) && !('disabled-regions' in startOptions(GLib, fresh)), 'empty options sent');
+    // Other apps and the accessibility shortcut: none and the default at
+    // first (the default left to the daemon, which may have the
+    // administrator's), else the last session's, sent as Start's options.
+    expect(fresh.alsoAllowed.length === 0 && fresh.accessibilityShortcut.join() === 'ScreenReader,Zoom,InvertColors,LargeText,OnScreenKeyboard',
+        `fresh ${fresh.alsoAllowed} ${fresh.accessibilityShortcut}`);
+    expect(!('also-allowed' in startOptions(GLib, fresh)) && !('accessibility-shortcut' in startOptions(GLib, fresh)),
+        'the default shortcut or no other app sent');
+    const chosen = choicesFrom({'also-allowed': ['org.example.Other'], 'accessibility-shortcut': ['Zoom', 'StickyKeys']},
+        {autoLock: -1}, rows);
+    const sent = startOptions(GLib, chosen);
+    expect(sent['also-allowed'].get_type_string() === 'as' && sent['also-allowed'].deepUnpack().join() === 'org.example.Other',
+        'also-allowed');
+    expect(sent['accessibility-shortcut'].deepUnpack().join() === 'Zoom,StickyKeys', 'accessibility-shortcut');
+    expect(SHORTCUT_FEATURES.slice(0, 5).join() === fresh.accessibilityShortcut.join() && SHORTCUT_FEATURES.includes('StickyKeys'),
+        `offered ${SHORTCUT_FEATURES}`);
     const {hours, minutes} = splitTime(5400);
     expect(hours === 1 && minutes === 30 && joinTime(hours, minutes) === 5400, 'time split');
 });
@@ -493,6 +522,19 @@ function standIn(iface, {flags, timeout}, daemon) {
             return add(name, handler, 'dbus');
         },
         disconnectSignal: id => handlers.delete(id),
+        // Gio.DBusProxy's own call(): only Properties.Get of this interface's properties.
+        call(method, parameters, flags, timeout, _cancellable, callback) {
+            const [iface2, name] = parameters.deepUnpack();
+            const property = info.lookup_property(name);
+            if (method !== 'org.freedesktop.DBus.Properties.Get' || iface2 !== iface || property === null)
+                throw missing(`${method}(${iface2}, ${name})`);
+            daemon.calls.push({member: `Get ${name}`, flags, timeout});
+            const value = packed(`${iface}.${name}`, property.signature, daemon.properties[name]);
+            callback({call_finish: () => new GLib.Variant('(v)', [value])}, null);
+        },
+        set_cached_property(name, value) {
+            daemon.properties[name] = value.deepUnpack();
+        },
         // The daemon emits `name` with `args` (checked against the XML).
         emitSignal(name, args) {
             const unpacked = packed(`${iface}.${name}`, tupleOf(info.lookup_signal(name).args), args).deepUnpack();
@@ -522,6 +564,8 @@ function standInDaemon() {
             Enabled: true, State: 'active', App: 'org.example.App', StartedAt: 1000000, TimeLimit: 600,
             PasscodeSet: true, SystemRestrictions: {'touch': 'deny', 'app-switching': 'allow'},
             DisabledRegions: [[1, 2, 30, 40]], Presentation: 'fullscreen', AllowedApplications: ['org.example.Kiosk'],
+            Mode: 'guided', AlsoAllowed: ['org.example.Other'], AccessibilityShortcut: ['Zoom', 'ScreenReader'],
+            Zoom: true,
         },
         replies: {
             GetAppIds: [['org.example.App', '/usr/bin/example']],
@@ -563,6 +607,9 @@ const DAEMON_USES = {
     restrictionRows: daemon => daemon.restrictionRows(),
     setRestriction: daemon => daemon.setRestriction('org.example.App.chat', 'deny'),
     resetRestrictions: daemon => daemon.resetRestrictions(['org.example.App.chat']),
+    feature: daemon => daemon.feature('Zoom'),
+    toggleAccessibilityFeature: daemon => daemon.toggleAccessibilityFeature('Zoom', false),
+    readFeature: daemon => daemon.readFeature('Zoom'),
 };
 const INTERACTIVE_CALLS = ['Start', 'SetPasscode', 'SetState', 'Reset'];
 
@@ -580,6 +627,7 @@ await test('every member of guided-accessd that the extension uses is in dbus/*.
         ownerChanged: () => heard.push('owner'),
         timeLimitWarning: secondsLeft => heard.push(`warning ${secondsLeft}`),
         restrictionsChanged: () => heard.push('restrictions'),
+        featuresChanged: () => heard.push('features'),
     });
     const connection = recordingConnection();
     await daemon.connect(connection);
@@ -595,7 +643,10 @@ await test('every member of guided-accessd that the extension uses is in dbus/*.
     const session = answers.session;
     expect(session.enabled && session.app === 'org.example.App' && session.timeLimit === 600 &&
         session.systemRestrictions.touch === 'deny' && session.regions[0].width === 30 &&
-        session.presentation === 'fullscreen' && session.passcodeSet, `session ${JSON.stringify(session)}`);
+        session.presentation === 'fullscreen' && session.passcodeSet && session.mode === 'guided' &&
+        session.alsoAllowed.join() === 'org.example.Other' && session.accessibilityShortcut.join() === 'Zoom,ScreenReader',
+        `session ${JSON.stringify(session)}`);
+    expect(answers.feature === true && answers.readFeature === true, `Features1.Zoom read as ${answers.feature}, ${answers.readFeature}`);
     expect(answers.appIds.join() === 'org.example.App,/usr/bin/example', `GetAppIds gave ${answers.appIds}`);
     expect(answers.lastOptions['time-limit'].unpack() === 600, 'GetLastOptions\' a{sv}');
     expect(answers.restrictionRows[0][0] === 'org.example.App.chat' && answers.restrictionRows[0][5] === true, 'List');
@@ -611,7 +662,8 @@ await test('every member of guided-accessd that the extension uses is in dbus/*.
     const [session0, restrictions0] = proxies;
     session0.emitSignal('TimeLimitWarning', [300]);
     restrictions0.emitSignal('RestrictionChanged', ['org.example.App.chat', 'allow']);
-    expect(heard.join() === 'warning 300,restrictions', `heard ${heard}`);
+    // readFeature() tells featuresChanged first, as Features1's PropertiesChanged would.
+    expect(heard.join() === 'features,warning 300,restrictions', `heard ${heard}`);
     const subscribed = [...connection.subscriptions.values()];
     expect(subscribed.some(args => args[4] === RESTRICTION_INTERFACE), 'the restriction objects are not followed');
     interfaceInfo(RESTRICTION_INTERFACE);
@@ -678,7 +730,8 @@ await test('which windows are reachable and what the app lock does with each', (
 
 await test('a session\'s restrictions and options decide what each part of the lock does', () => {
     const session = {
-        app: 'org.example.App', presentation: 'maximized', regions: [{x: 1, y: 2, width: 3, height: 4}],
+        enabled: true, app: 'org.example.App', alsoAllowed: [], presentation: 'maximized',
+        regions: [{x: 1, y: 2, width: 3, height: 4}],
         systemRestrictions: {'notifications': 'deny', 'touch': 'deny', 'power-menu': 'allow', 'keyboards': 'allow'},
     };
     const plan = enforcementPlan(session, {panelMenus: true, regionOutlines: false});
@@ -687,6 +740,12 @@ await test('a session\'s restrictions and options decide what each part of the l
     expect(plan.panelKeep.join() === 'quickSettings,aggregateMenu', `kept ${plan.panelKeep}`);
     expect(plan.touchBlocked && !plan.keyboardsBlocked && plan.regionOutlines === false, 'touch, keyboards, outlines');
     expect(enforcementPlan(session, {panelMenus: false}).panelKeep.length === 0, 'menus kept without the setting');
+    expect(plan.apps.join() === 'org.example.App' && !plan.lockdown.switchApps, 'one app: no switcher');
+    const more = enforcementPlan({...session, alsoAllowed: ['org.example.Other', 'org.example.App']}, {panelMenus: false});
+    expect(more.apps.join() === 'org.example.App,org.example.Other' && more.lockdown.switchApps, 'AlsoAllowed reachable, switcher on');
+    const denied = enforcementPlan({...session, alsoAllowed: ['org.example.Other'],
+        systemRestrictions: {'app-switching': 'deny'}}, {panelMenus: false});
+    expect(!denied.lockdown.switchApps && !denied.lockdown.appSwitching, 'app-switching deny: no switcher');
 });
 
 const failed = results.filter(ok => !ok).length;

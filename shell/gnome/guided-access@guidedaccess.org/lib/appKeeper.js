@@ -8,7 +8,12 @@
 // How it is launched, first that applies: the app the shell tracks for its
 // windows (Shell.App, from its desktop file); the desktop file named after
 // the session's app id (a Flatpak id is one); the command line its process
-// was started with (an app known by its executable path).
+// was started with (an app known by its executable path); a desktop file
+// whose program is that executable (its path resolved as the daemon
+// resolves it). The last one also serves a session that was running
+// before any window of the app was seen (the extension enabled, or the
+// shell started, during a session: managed Single App Mode after a
+// reboot), which AppLock reports as the app gone at once.
 
 import {RelaunchBudget} from './relaunchBudget.js';
 
@@ -16,7 +21,7 @@ import {RelaunchBudget} from './relaunchBudget.js';
 const LAUNCH_TIMEOUT_S = 10;
 
 export class AppKeeper {
-    // deps: {Gio, GLib, Shell, global}; changed(): `unreachable` changed.
+    // deps: {Gio, GLib, Shell}; changed(): `unreachable` changed.
     constructor(deps, changed) {
         this._deps = deps;
         this._changed = changed;
@@ -76,19 +81,28 @@ export class AppKeeper {
     }
 
     _launch() {
-        const {Gio, global} = this._deps;
+        const {Gio, Shell} = this._deps;
+        // The shell's apps come from the desktop files (and gjs 1.86 warns
+        // about Gio.DesktopAppInfo, moved to GioUnix).
+        const apps = Shell.AppSystem.get_default();
         try {
             if (this._shellApp !== null) {
                 this._shellApp.open_new_window(-1);
                 return true;
             }
-            const info = Gio.DesktopAppInfo.new(`${this._app}.desktop`);
-            if (info !== null) {
-                info.launch([], global.create_app_launch_context(0, -1));
+            const named = apps.lookup_app(`${this._app}.desktop`);
+            if (named !== null) {
+                named.open_new_window(-1);
                 return true;
             }
             if (this._argv !== null) {
                 Gio.Subprocess.new(this._argv, Gio.SubprocessFlags.NONE);
+                return true;
+            }
+            const byProgram = this._appInfoRunning(this._app);
+            const app = byProgram === null ? null : apps.lookup_app(byProgram.get_id());
+            if (app !== null) {
+                app.open_new_window(-1);
                 return true;
             }
             log(`Guided Access: cannot launch ${this._app} again: no desktop file and no command line known`);
@@ -96,6 +110,27 @@ export class AppKeeper {
             log(`Guided Access: cannot launch ${this._app} again: ${error.message}`);
         }
         return false;
+    }
+
+    // The installed app whose desktop file runs the executable `path` (an
+    // app id that is an absolute path), or null.
+    _appInfoRunning(path) {
+        const {Gio, GLib} = this._deps;
+        if (!path.startsWith('/'))
+            return null;
+        return Gio.AppInfo.get_all().find(info => {
+            // GLib gives Exec's first word as written, quotes included.
+            let program = null;
+            try {
+                program = GLib.shell_parse_argv(info.get_executable?.() ?? '')[1][0] ?? null;
+            } catch (_error) {
+                return false;
+            }
+            if (!program)
+                return false;
+            const found = program.startsWith('/') ? program : GLib.find_program_in_path(program);
+            return found !== null && resolvedPath(GLib, found) === path;
+        }) ?? null;
     }
 
     // argv of process `pid`, from /proc/PID/cmdline, or null.
@@ -128,4 +163,28 @@ export class AppKeeper {
     destroy() {
         this.follow(null);
     }
+}
+
+// `path` with its symbolic links resolved, component by component (as
+// realpath(3) does, which the daemon uses for an app id that is a path).
+export function resolvedPath(GLib, path) {
+    let resolved = '/';
+    const parts = GLib.canonicalize_filename(path, '/').split('/').filter(part => part !== '');
+    for (let links = 0; parts.length > 0;) {
+        const next = GLib.build_filenamev([resolved, parts.shift()]);
+        let target = null;
+        try {
+            target = GLib.file_test(next, GLib.FileTest.IS_SYMLINK) ? GLib.file_read_link(next) : null;
+        } catch (_error) {
+            target = null;
+        }
+        if (target === null || ++links > 40) {
+            resolved = next;
+            continue;
+        }
+        const absolute = GLib.canonicalize_filename(target, resolved);
+        parts.unshift(...absolute.split('/').filter(part => part !== ''));
+        resolved = '/';
+    }
+    return resolved;
 }

@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// App lock: while a session is enforced, only windows whose process has the
-// session's app id (as the daemon says, GetAppIds) are reachable.
+// App lock: while a session is enforced, only windows whose process has one
+// of the session's reachable app ids (its App and AlsoAllowed, as
+// ../common/session.js's reachableApps gives them; a process's ids are the
+// daemon's, GetAppIds) are reachable.
 //
 // - Other apps' windows are minimized, kept minimized and never keep the
 //   focus; new ones are minimized as they appear. Those that cannot be
 //   minimized (override-redirect X11 windows, dialogs without a parent)
 //   have their actors hidden: not drawn, and never picked for input.
-// - The locked app's windows stay on screen: one that is minimized (its
+// - The reachable apps' windows stay on screen: one that is minimized (its
 //   own minimize button) is shown again, and when the active workspace
-//   changes the focus goes back to the app, which brings its workspace back.
-// - The app's presence is reported: appWindow(window) for each of its
-//   windows, appGone() when it has had none for a moment.
+//   changes the focus goes back to them, which brings their workspace back.
+// - The locked app's presence is reported (App's, not AlsoAllowed's: the
+//   app kept running is App): appWindow(window) for each of its windows,
+//   appGone() when it has had none for a moment.
 // destroy() un-minimizes exactly the windows the lock minimized and shows
 // the actors it hid. Which window is reachable, and what is done with it,
 // is decided by reachability.js.
@@ -29,7 +32,8 @@ export class AppLock {
         this._deps = deps;
         this._service = service;
         this._presence = presence;
-        this._app = null;
+        this._app = null; // App
+        this._apps = []; // App and AlsoAllowed: the reachable ones
         this._signals = []; // [object, id] of display and workspace manager
         this._windowSignals = new Map(); // Meta.Window → [signal ids]
         this._minimizedByLock = new Set(); // in the order they were minimized
@@ -45,11 +49,13 @@ export class AppLock {
         return this._app !== null;
     }
 
-    // Locks to `app`, or re-checks every window for a new app.
-    lock(app) {
-        if (this._app === app)
+    // Locks to `app` and the other reachable `apps` (app first), or
+    // re-checks every window when they changed.
+    lock(app, apps = [app]) {
+        if (this._app === app && apps.join('\n') === this._apps.join('\n'))
             return;
         this._app = app;
+        this._apps = [...apps];
         this._generation++;
         if (this._signals.length === 0)
             this._connect();
@@ -78,6 +84,7 @@ export class AppLock {
         if (this._app === null)
             return;
         this._app = null;
+        this._apps = [];
         this._generation++;
         for (const [object, id] of this._signals)
             object.disconnect(id);
@@ -120,14 +127,19 @@ export class AppLock {
         ]);
     }
 
-    // Whether the window is known to be the locked app's.
+    // Whether the window is known to be one of the reachable apps'.
     isAppWindow(window) {
         return this._belongs(window) === true;
     }
 
-    // Whether the window belongs to the session: true, false, or undefined
-    // while its process's ids are not known yet.
+    // Whether the window belongs to the session (to a reachable app): true,
+    // false, or undefined while its process's ids are not known yet.
     _belongs(window) {
+        return belongsToApp(this._service.cachedAppIds(window.get_pid()), this._apps);
+    }
+
+    // Whether it is the locked app's own (App's), the same way.
+    _isMain(window) {
         return belongsToApp(this._service.cachedAppIds(window.get_pid()), this._app);
     }
 
@@ -140,7 +152,7 @@ export class AppLock {
         const generation = this._generation;
         this._service.appIds(window.get_pid()).then(ids => {
             if (generation === this._generation && this._windowSignals.has(window))
-                this._settle(window, ids.includes(this._app));
+                this._settle(window, belongsToApp(ids, this._apps) === true);
         });
     }
 
@@ -158,7 +170,8 @@ export class AppLock {
             this._hideActor(window);
         }
         if (belongs) {
-            this._presence.appWindow(window);
+            if (this._isMain(window) === true)
+                this._presence.appWindow(window);
             return;
         }
         const focused = this._deps.global.display.focus_window;
@@ -180,6 +193,13 @@ export class AppLock {
             actor.connect('destroy', () => this._hiddenActors.delete(actor)),
         ]);
         actor.hide();
+    }
+
+    // Gives the focus back to the reachable apps' most recent window (the
+    // overview the shell opened at its start was closed).
+    refocus() {
+        if (this._app !== null)
+            this._scheduleRefocus();
     }
 
     _focusChanged() {
@@ -222,7 +242,7 @@ export class AppLock {
             GLib.source_remove(this._goneSource);
         this._goneSource = GLib.timeout_add(GLib.PRIORITY_DEFAULT, GONE_AFTER_MS, () => {
             this._goneSource = 0;
-            const presence = appPresence([...this._windowSignals.keys()].map(window => this._belongs(window)));
+            const presence = appPresence([...this._windowSignals.keys()].map(window => this._isMain(window)));
             if (presence === 'unknown')
                 this._checkPresence();
             else if (presence === 'gone')

@@ -20,6 +20,7 @@ import {sessionFrom} from '../common/session.js';
 export {BUS_NAME, OBJECT_PATH};
 export const SESSION_INTERFACE = INTERFACES.session;
 export const RESTRICTIONS_INTERFACE = INTERFACES.restrictions;
+export const FEATURES_INTERFACE = INTERFACES.features;
 // The interface of each custom restriction's object (below OBJECT_PATH).
 export const RESTRICTION_INTERFACE = INTERFACES.restriction;
 // Beside lib/ in the installed extension: <dir>/dbus-interfaces/<interface>.xml.
@@ -65,14 +66,15 @@ export class Daemon {
     // signature; tests/unit.js passes stand-ins). callbacks, each optional:
     // propertiesChanged(), ownerChanged(), timeLimitWarning(secondsLeft),
     // restrictionsChanged() (a restriction was registered, unregistered,
-    // or changed its state or text).
+    // or changed its state or text), featuresChanged() (a property of
+    // Features1 changed: an accessibility feature went on or off).
     constructor(deps, callbacks) {
         this._deps = deps;
         this._makeProxy = deps.makeProxy ?? makeDaemonProxy;
         this._callbacks = callbacks;
         this._cancellable = new deps.Gio.Cancellable();
         this._connection = null;
-        this._proxies = null; // {session, restrictions, interactive: {session, restrictions}}
+        this._proxies = null; // {session, restrictions, features, interactive: {session, restrictions}}
         this._signals = []; // [object, id, how it is disconnected]
         this._subscriptions = [];
     }
@@ -91,17 +93,19 @@ export class Daemon {
         // Calls that let polkit ask a person wait long; their own proxies
         // carry that timeout (gjs's generated methods take none per call).
         const interactive = callsOnly | DO_NOT_CONNECT_SIGNALS;
-        const [session, restrictions, interactiveSession, interactiveRestrictions] = await Promise.all([
+        const [session, restrictions, interactiveSession, interactiveRestrictions, features] = await Promise.all([
             make(SESSION_INTERFACE, Gio.DBusProxyFlags.NONE, CALL_TIMEOUT_MS),
             make(RESTRICTIONS_INTERFACE, callsOnly, CALL_TIMEOUT_MS),
             make(SESSION_INTERFACE, interactive, INTERACTIVE_TIMEOUT_MS),
             make(RESTRICTIONS_INTERFACE, interactive, INTERACTIVE_TIMEOUT_MS),
+            // Its properties (the features' values) are followed.
+            make(FEATURES_INTERFACE, DO_NOT_AUTO_START_AT_CONSTRUCTION, CALL_TIMEOUT_MS),
         ]);
         if (this._cancellable.is_cancelled()) // destroyed meanwhile
             throw new GLib.Error(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED, 'Operation was cancelled');
         this._connection = connection;
         this._proxies = {
-            session, restrictions,
+            session, restrictions, features,
             interactive: {session: interactiveSession, restrictions: interactiveRestrictions},
         };
         this._follow();
@@ -117,7 +121,7 @@ export class Daemon {
     }
 
     _follow() {
-        const {session, restrictions} = this._proxies;
+        const {session, restrictions, features} = this._proxies;
         const callbacks = this._callbacks;
         const gobject = (object, signal, handler) =>
             this._signals.push([object, object.connect(signal, handler), 'disconnect']);
@@ -125,6 +129,8 @@ export class Daemon {
             this._signals.push([proxy, proxy.connectSignal(signal, handler), 'disconnectSignal']);
         if (callbacks.propertiesChanged)
             gobject(session, 'g-properties-changed', () => callbacks.propertiesChanged());
+        if (callbacks.featuresChanged)
+            gobject(features, 'g-properties-changed', () => callbacks.featuresChanged());
         if (callbacks.ownerChanged)
             gobject(session, 'notify::g-name-owner', () => callbacks.ownerChanged());
         if (callbacks.timeLimitWarning) {
@@ -181,6 +187,37 @@ export class Daemon {
         return this.reachable ? this._proxies.session.AllowedApplications ?? [] : [];
     }
 
+    // Whether accessibility feature `name` (a property of Features1:
+    // 'Zoom', 'ScreenReader', ...) is on, as the daemon reports it; null
+    // while not known.
+    feature(name) {
+        return this.reachable ? this._proxies.features[name] ?? null : null;
+    }
+
+    // Reads `name` afresh from the daemon (Properties.Get) into the proxy's
+    // cache (featuresChanged() follows) and resolves to it: after a toggle the daemon has answered, for
+    // a feature whose change it does not announce with PropertiesChanged
+    // (a desktop setting it wrote itself).
+    async readFeature(name) {
+        const {Gio, GLib} = this._deps;
+        const {features, cancellable} = this._use(false);
+        const reply = await new Promise((resolve, reject) => {
+            features.call('org.freedesktop.DBus.Properties.Get', new GLib.Variant('(ss)', [FEATURES_INTERFACE, name]),
+                Gio.DBusCallFlags.NONE, CALL_TIMEOUT_MS, cancellable, (proxy, result) => {
+                    try {
+                        resolve(proxy.call_finish(result));
+                    } catch (error) {
+                        reject(error);
+                    }
+                });
+        });
+        const value = reply.get_child_value(0).get_variant();
+        features.set_cached_property(name, value);
+        // The cache changed without g-properties-changed: told as that is.
+        this._callbacks.featuresChanged?.();
+        return value.unpack();
+    }
+
     // -- methods ---------------------------------------------------------------
     // Each resolves to what the method returns and rejects with the GLib
     // error, its message the daemon's own words (written for people; the
@@ -213,6 +250,13 @@ export class Daemon {
     async end(options) {
         const {session, flags, cancellable} = this._use(false);
         await this._reply(session.EndAsync(options, flags, cancellable));
+    }
+
+    // During a session, a feature of AccessibilityShortcut on or off (for
+    // the person, without a passcode: the daemon lets a registered enforcer).
+    async toggleAccessibilityFeature(feature, enabled) {
+        const {session, flags, cancellable} = this._use(false);
+        await this._reply(session.ToggleAccessibilityFeatureAsync(feature, enabled, flags, cancellable));
     }
 
     async setPasscode(passcode) {

@@ -10,6 +10,7 @@
 //                     running (AppKeeper)
 //   State expired, or the app cannot be brought back → the shield
 //   TimeLimitWarning → an OSD (SessionUI), a sound and speech (TimeAlerts)
+//   AccessibilityShortcut, Features1 → the accessibility switches (SessionUI)
 //
 // Fail closed: while the name has no owner, whatever is enforced stays and
 // the daemon is activated again; its state, once loaded, is applied as is.
@@ -28,7 +29,8 @@ import {enforcementPlan} from './enforcementPlan.js';
 
 // What RegisterEnforcer announces: exactly what this extension enforces.
 export const CAPABILITIES = [
-    CAPABILITY.appLock, CAPABILITY.disabledRegions, SYSTEM_RESTRICTION.appSwitching, SYSTEM_RESTRICTION.notifications,
+    CAPABILITY.appLock, CAPABILITY.disabledRegions, CAPABILITY.alsoAllowed, CAPABILITY.accessibilityShortcut,
+    SYSTEM_RESTRICTION.appSwitching, SYSTEM_RESTRICTION.notifications,
     SYSTEM_RESTRICTION.powerMenu, SYSTEM_RESTRICTION.touch, SYSTEM_RESTRICTION.keyboards,
 ];
 
@@ -47,6 +49,7 @@ export class Enforcer {
                 this._ui.warn(secondsLeft);
                 this._alerts.announce(secondsLeft);
             },
+            featuresChanged: () => this._ui?.featuresChanged(),
         });
         this._keeper = new AppKeeper(deps, () => this._showShield());
         this._ui = new SessionUI(deps, this._service);

@@ -11,6 +11,15 @@
 // using the app, so allowed unless 'app-switching' is denied.
 export const OWN_WINDOW_BINDINGS = ['switch-group', 'switch-group-backward', 'cycle-group', 'cycle-group-backward'];
 
+// Alt+Tab, Alt+Esc and the window switcher: allowed only when the session
+// has apps besides App to switch to (AlsoAllowed) and 'app-switching' is
+// allowed; the switchers then list only the reachable apps' windows
+// (switcherFilter.js).
+export const APP_SWITCHER_BINDINGS = [
+    'switch-applications', 'switch-applications-backward', 'switch-windows', 'switch-windows-backward',
+    'cycle-windows', 'cycle-windows-backward',
+];
+
 // gnome-settings-daemon's media keys reach the shell as external grabs; of
 // those only the volume keys are left to 'volume-buttons' (the daemon
 // empties their GSettings keys when it is denied). Keysyms from
@@ -20,12 +29,14 @@ const EXTERNAL_GRAB_PREFIX = 'external-grab-';
 
 // name: the binding's name; keysym: the key that triggered it (0 when not
 // known); allowed: {endShortcut: our own binding's name, appSwitching,
-// volumeButtons} (true = the person may use them).
+// switchApps, volumeButtons} (true = the person may use them).
 export function bindingAllowed(name, keysym, allowed) {
     if (name === allowed.endShortcut)
         return true;
     if (OWN_WINDOW_BINDINGS.includes(name))
         return allowed.appSwitching;
+    if (APP_SWITCHER_BINDINGS.includes(name))
+        return allowed.switchApps === true;
     if (name.startsWith(EXTERNAL_GRAB_PREFIX))
         return allowed.volumeButtons && VOLUME_KEYSYMS.includes(keysym);
     return false;

@@ -44,40 +44,12 @@ export class OptionControls {
 
     // A row that is a switch: the whole row toggles it. `toggled(on)`.
     switchRow(title, description, on, toggled) {
-        const {St, Atk, Clutter, PopupMenu} = this._deps;
-        // A menu item's look: the shell's .button has a fixed height, which
-        // clips the description line (GNOME 48: "Typing reaches the app"
-        // cut at the bottom).
-        const row = new St.Button({
-            style_class: 'popup-menu-item guided-access-row', can_focus: true, x_expand: true,
-            accessible_role: Atk.Role.CHECK_BOX, accessible_name: title,
-        });
-        const box = new St.BoxLayout({style: 'spacing: 12px;', x_expand: true});
-        const texts = new St.BoxLayout({vertical: true, x_expand: true});
-        texts.add_child(new St.Label({text: title, style_class: 'dialog-list-item-title'}));
-        if (description) {
-            texts.add_child(new St.Label({text: description, style_class: 'dialog-list-item-description'}));
-        }
-        box.add_child(texts);
-        // The shell's own switch, which draws itself on every version (a
-        // bare .toggle-switch has no size from GNOME 47 on).
-        const toggle = new PopupMenu.Switch(Boolean(on));
-        toggle.y_align = Clutter.ActorAlign.CENTER;
-        // The row is the check box a screen reader reads (named, checked);
-        // the switch inside it only draws that, and would be a second,
-        // nameless check box.
-        toggle.accessible_role = Atk.Role.REDUNDANT_OBJECT;
-        box.add_child(toggle);
-        row.set_child(box);
-        let state = null;
-        const set = value => {
-            state = value;
-            toggle.state = value;
-            setChecked(this._deps, row, value, false);
-        };
-        set(on);
+        const {row, set} = switchRow(this._deps, title, description);
+        let state = Boolean(on);
+        set(state);
         row.connect('clicked', () => {
-            set(!state);
+            state = !state;
+            set(state);
             toggled(state);
         });
         return this._add(row);
@@ -194,6 +166,43 @@ export class OptionControls {
         const node = this.actor.get_theme_node?.();
         return node ? node.get_length('-st-vfade-offset') : 0;
     }
+}
+
+// A row that is a switch, made of the shell's own widgets: a row button
+// with a menu item's look and PopupMenu's switch, named and checked for
+// assistive technology as a check box. Returns {row (an St.Button: its
+// `clicked` is the person's toggle), set(on) (shows a state)}; the row
+// never changes its state by itself.
+export function switchRow(deps, title, description) {
+    const {St, Atk, Clutter, PopupMenu} = deps;
+    // A menu item's look: the shell's .button has a fixed height, which
+    // clips the description line (GNOME 48: "Typing reaches the app"
+    // cut at the bottom).
+    const row = new St.Button({
+        style_class: 'popup-menu-item guided-access-row', can_focus: true, x_expand: true,
+        accessible_role: Atk.Role.CHECK_BOX, accessible_name: title,
+    });
+    const box = new St.BoxLayout({style: 'spacing: 12px;', x_expand: true});
+    const texts = new St.BoxLayout({vertical: true, x_expand: true});
+    texts.add_child(new St.Label({text: title, style_class: 'dialog-list-item-title'}));
+    if (description)
+        texts.add_child(new St.Label({text: description, style_class: 'dialog-list-item-description'}));
+    box.add_child(texts);
+    // The shell's own switch, which draws itself on every version (a
+    // bare .toggle-switch has no size from GNOME 47 on).
+    const toggle = new PopupMenu.Switch(false);
+    toggle.y_align = Clutter.ActorAlign.CENTER;
+    // The row is the check box a screen reader reads (named, checked);
+    // the switch inside it only draws that, and would be a second,
+    // nameless check box.
+    toggle.accessible_role = Atk.Role.REDUNDANT_OBJECT;
+    box.add_child(toggle);
+    row.set_child(box);
+    const set = value => {
+        toggle.state = Boolean(value);
+        setChecked(deps, row, Boolean(value), false);
+    };
+    return {row, set};
 }
 
 // Room kept between a focused control and the faded edge, in pixels.

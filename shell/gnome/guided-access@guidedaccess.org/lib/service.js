@@ -19,7 +19,8 @@ const REACTIVATE_DELAYS_MS = [100, 250, 500, 1000, 2000, 5000];
 export class ServiceClient {
     // callbacks: changed() when the session as seen on the bus may have
     // changed (also when the name owner comes or goes), appeared() when a
-    // (new) owner has loaded its properties, timeLimitWarning(secondsLeft).
+    // (new) owner has loaded its properties, timeLimitWarning(secondsLeft),
+    // featuresChanged() (an accessibility feature went on or off).
     // Nothing happens before start().
     constructor({Gio, GLib}, callbacks) {
         this._Gio = Gio;
@@ -32,6 +33,7 @@ export class ServiceClient {
             propertiesChanged: () => callbacks.changed(),
             ownerChanged: () => this._ownerChanged(),
             timeLimitWarning: secondsLeft => callbacks.timeLimitWarning(secondsLeft),
+            featuresChanged: () => callbacks.featuresChanged?.(),
         });
         // "pid:starttime" → string[] (answered) or Promise (asked).
         this._appIds = new Map();

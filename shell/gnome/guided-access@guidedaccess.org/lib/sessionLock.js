@@ -3,7 +3,8 @@
 // starts being enforced, destroyed when it ends (or the extension is
 // disabled), which puts back everything its parts changed.
 //
-//   app            → app lock (AppLock), Presentation
+//   app            → app lock (AppLock: App and AlsoAllowed reachable, the
+//                    switchers listing only them: SwitcherFilter), Presentation
 //   always         → the shell's ways out (ShellLockdown), the top bar
 //                    (PanelLockdown), the desktop backdrop (Blockers)
 //   regions        → input blockers (Blockers)
@@ -22,6 +23,7 @@ import {Blockers} from './blockers.js';
 import {KeyboardLock} from './keyboardLock.js';
 import {Presentation} from './presentation.js';
 import {AppMonitors} from './appMonitors.js';
+import {SwitcherFilter} from './switcherFilter.js';
 
 export class SessionLock {
     // service: the ServiceClient (the app ids of windows); presence:
@@ -38,7 +40,8 @@ export class SessionLock {
             },
             appGone: () => presence.appGone(),
         });
-        this._lockdown = new ShellLockdown(deps);
+        this._switchers = new SwitcherFilter(deps, window => this._appLock.isAppWindow(window));
+        this._lockdown = new ShellLockdown(deps, () => this._appLock.refocus());
         this._panel = new PanelLockdown(deps);
         this._blockers = new Blockers(deps);
         this._keyboards = new KeyboardLock(deps);
@@ -60,7 +63,7 @@ export class SessionLock {
     // plan: see enforcementPlan.js.
     apply(plan) {
         this._presentation.setMode(plan.presentation);
-        this._appLock.lock(plan.app);
+        this._appLock.lock(plan.app, plan.apps);
         this._monitors.update();
         this._lockdown.apply(plan.lockdown);
         this._panel.apply(plan.panelKeep);
@@ -82,6 +85,7 @@ export class SessionLock {
         this._blockers.destroy();
         this._panel.destroy();
         this._lockdown.destroy();
+        this._switchers.destroy();
         this._appLock.destroy();
     }
 }

@@ -2,11 +2,13 @@
 // What a person sees and uses: the end/start shortcut (pressed three times
 // within a second, like iOS's triple-click), its dialog, the session's
 // indicator in the top bar (a lock, the remaining time, and a menu with
-// "End Guided Access…", the one panel menu left during a session), the time
+// "End Guided Access…", the one panel menu left during a session, and a
+// switch for each feature of the session's accessibility shortcut), the time
 // left beside the app when it is on a monitor without the top bar
 // (TimePill), and the time-limit warnings. The end dialog opens on the
-// monitor the person works on. With no session the shortcut opens the start sheet
-// (startSheet.js).
+// monitor the person works on, with the accessibility switches after the
+// passcode (accessibilitySwitches.js). With no session the shortcut opens
+// the start sheet (startSheet.js).
 
 import {OWN_INDICATOR_ROLE} from './panelLockdown.js';
 import {StartSheet} from './startSheet.js';
@@ -17,6 +19,7 @@ import {TimePill} from './timePill.js';
 import {openOnMonitor} from './monitorDialog.js';
 import {nameText} from './accessibleText.js';
 import {END_OPTIONS} from '../common/contract.js';
+import {AccessibilityMenuSection, AccessibilityRows} from './accessibilitySwitches.js';
 
 export const SHORTCUT_KEY = 'end-shortcut';
 
@@ -32,6 +35,9 @@ export class SessionUI {
         this._dialog = null;
         this._sheet = null; // the StartSheet, 'asking' while it is being made, or null
         this._indicator = null;
+        this._accessibilityMenu = null; // the indicator's AccessibilityMenuSection
+        this._accessibilityMenuKey = ''; // the features it shows
+        this._accessibilityRows = null; // the end dialog's AccessibilityRows
         this._timeLabel = null;
         this._timePill = null;
         this._workingMonitor = -1; // the index of the monitor the person works on, -1 for the primary
@@ -64,8 +70,27 @@ export class SessionUI {
             this._showIndicator();
         else if (session === null && this._indicator !== null)
             this._hideIndicator();
-        if (session !== null)
+        if (session !== null) {
+            this._showAccessibilityMenu(session.accessibilityShortcut);
             this._tick();
+        }
+    }
+
+    // A feature of Features1 went on or off: the switches show it.
+    featuresChanged() {
+        this._accessibilityMenu?.update();
+        this._accessibilityRows?.update();
+    }
+
+    // The indicator menu's switches, made again when the shortcut changed.
+    _showAccessibilityMenu(features) {
+        const key = features.join('\n');
+        if (this._accessibilityMenu !== null && this._accessibilityMenuKey === key)
+            return;
+        this._accessibilityMenu?.destroy();
+        this._accessibilityMenu = new AccessibilityMenuSection(this._deps, this._service, features);
+        this._accessibilityMenuKey = key;
+        this._indicator.menu.addMenuItem(this._accessibilityMenu.section);
     }
 
     // index: the monitor the person works on (the locked app's).
@@ -96,6 +121,8 @@ export class SessionUI {
     _hideIndicator() {
         this._deps.GLib.source_remove(this._tickSource);
         this._tickSource = 0;
+        this._accessibilityMenu.destroy();
+        this._accessibilityMenu = null;
         this._indicator.destroy();
         this._indicator = null;
         this._timeLabel = null;
@@ -178,6 +205,16 @@ export class SessionUI {
             dialog.contentLayout.add_child(entry);
         }
         dialog.contentLayout.add_child(message);
+        // The accessibility shortcut: reached from here without the passcode.
+        const rows = new AccessibilityRows(this._deps, this._service, session.accessibilityShortcut,
+            text => (message.text = text));
+        dialog.contentLayout.add_child(rows.actor);
+        this._accessibilityRows = rows;
+        dialog.connect('destroy', () => {
+            rows.destroy();
+            if (this._accessibilityRows === rows)
+                this._accessibilityRows = null;
+        });
         const end = () => {
             const options = entry !== null
                 ? {[END_OPTIONS.passcode]: new GLib.Variant('s', entry.get_text())}

@@ -7,10 +7,12 @@
 // A choice is {regions: [{x, y, width, height}] in stage pixels,
 // system: {restriction: 'allow'|'deny'}, app: {identifier: 'allow'|'deny'},
 // timeLimit: seconds (0 = none), presentation, autoLock: seconds (-1 = the
-// desktop's own, 0 = never)}.
+// desktop's own, 0 = never), alsoAllowed: [app id] (the other apps the
+// person may reach), accessibilityShortcut: [feature] (the features the
+// person may switch during the session)}.
 
 import {
-    AUTO_LOCK, PRESENTATION, PRESENTATIONS, RESTRICTION_STATE, START_OPTIONS, SYSTEM_RESTRICTION,
+    AUTO_LOCK, DEFAULT_ACCESSIBILITY_SHORTCUT, PRESENTATION, PRESENTATIONS, RESTRICTION_STATE, START_OPTIONS, SYSTEM_RESTRICTION,
     SYSTEM_RESTRICTIONS as CONTRACT_RESTRICTIONS,
 } from '../common/contract.js';
 
@@ -24,6 +26,13 @@ export const SYSTEM_RESTRICTIONS = CONTRACT_RESTRICTIONS.map(name =>
     [name, DENIED_AT_FIRST.includes(name) ? RESTRICTION_STATE.deny : RESTRICTION_STATE.allow]);
 
 const OPTION = START_OPTIONS;
+
+// The features the sheet offers for the accessibility shortcut: the
+// daemon's default ones first, then those of the shell's own accessibility
+// menu (High Contrast, Visual Alerts, the keyboard and mouse aids).
+export const SHORTCUT_FEATURES = [...DEFAULT_ACCESSIBILITY_SHORTCUT, ...[
+    'IncreaseContrast', 'VisualBell', 'StickyKeys', 'SlowKeys', 'BounceKeys', 'MouseKeys',
+].filter(feature => !DEFAULT_ACCESSIBILITY_SHORTCUT.includes(feature))];
 
 // `last`: GetLastOptions' reply, recursively unpacked ({} when none);
 // `defaults`: {autoLock} from the extension's settings; `appRows`: the
@@ -41,7 +50,19 @@ export function choicesFrom(last, defaults, appRows) {
         timeLimit: Number(last[OPTION.timeLimit] ?? 0),
         presentation: PRESENTATIONS.includes(last[OPTION.presentation]) ? last[OPTION.presentation] : PRESENTATION.asIs,
         autoLock: Number(last[OPTION.autoLock] ?? defaults.autoLock ?? AUTO_LOCK.desktop),
+        alsoAllowed: stringsOf(last[OPTION.alsoAllowed]) ?? [],
+        accessibilityShortcut: stringsOf(last[OPTION.accessibilityShortcut]) ?? [...DEFAULT_ACCESSIBILITY_SHORTCUT],
     };
+}
+
+// A list of strings, or null for anything else.
+function stringsOf(value) {
+    return Array.isArray(value) && value.every(item => typeof item === 'string') ? [...value] : null;
+}
+
+// Whether two lists hold the same strings, in any order.
+function sameSet(a, b) {
+    return a.length === b.length && a.every(item => b.includes(item));
 }
 
 function stateOf(value, fallback) {
@@ -64,6 +85,12 @@ export function startOptions(GLib, choice) {
         options[OPTION.restrictions] = new GLib.Variant('a{ss}', choice.app);
     if (choice.timeLimit > 0)
         options[OPTION.timeLimit] = new GLib.Variant('t', choice.timeLimit);
+    if (choice.alsoAllowed.length > 0)
+        options[OPTION.alsoAllowed] = new GLib.Variant('as', choice.alsoAllowed);
+    // The default set is left to the daemon, which puts the administrator's
+    // (managed.json's AccessibilityShortcut) in its place.
+    if (!sameSet(choice.accessibilityShortcut, DEFAULT_ACCESSIBILITY_SHORTCUT))
+        options[OPTION.accessibilityShortcut] = new GLib.Variant('as', choice.accessibilityShortcut);
     return options;
 }
 

@@ -31,18 +31,22 @@ import {bindingAllowed} from './keybindingPolicy.js';
 import {SHORTCUT_KEY} from './sessionUI.js';
 
 export class ShellLockdown {
-    constructor(deps) {
+    // overviewClosed(): the overview was closed (the focus goes back to the app).
+    constructor(deps, overviewClosed = () => {}) {
         this._deps = deps;
+        this._overviewClosed = overviewClosed;
         this._overrides = null; // while applied
         this._bannersBefore = null; // the tray's bannerBlocked while ours blocks them
-        this._allowed = {endShortcut: SHORTCUT_KEY, appSwitching: true, volumeButtons: true};
+        this._allowed = {endShortcut: SHORTCUT_KEY, appSwitching: true, switchApps: false, volumeButtons: true};
     }
 
-    // allowed: {appSwitching, volumeButtons, notifications}; false = denied.
+    // allowed: {appSwitching, switchApps, volumeButtons, notifications};
+    // false = denied.
     apply(allowed) {
         this._allowed = {
             endShortcut: SHORTCUT_KEY,
             appSwitching: allowed.appSwitching,
+            switchApps: allowed.switchApps,
             volumeButtons: allowed.volumeButtons,
         };
         if (this._overrides === null) {
@@ -65,8 +69,30 @@ export class ShellLockdown {
     }
 
     _closeOverview() {
-        const {Main} = this._deps;
+        const {GLib, Main} = this._deps;
         this._overrides.replace(Main.overview, 'show', () => {});
+        // The shell's startup animation (GNOME 45 on) shows the overview
+        // without show(): with a session enforced from the shell's start
+        // (managed Single App Mode), it is closed once shown (a hide()
+        // while it opens would stop the animation, and the shell's startup
+        // with it, half way), and the focus goes back to the app.
+        let source = 0;
+        const hideSoon = () => {
+            if (source)
+                return;
+            source = GLib.idle_add(GLib.PRIORITY_DEFAULT, () => {
+                source = 0;
+                if (Main.overview.visible)
+                    Main.overview.hide();
+                return GLib.SOURCE_REMOVE;
+            });
+        };
+        this._overrides.defer(() => {
+            if (source)
+                GLib.source_remove(source);
+        });
+        this._overrides.connect(Main.overview, 'shown', hideSoon);
+        this._overrides.connect(Main.overview, 'hidden', () => this._overviewClosed());
         if (Main.overview.visible)
             Main.overview.hide();
     }

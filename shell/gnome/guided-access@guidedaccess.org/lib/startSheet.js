@@ -5,7 +5,9 @@
 // monitor, like iOS's: a live preview of the app as the session will show
 // it, where the parts to switch off are drawn (RegionEditor), and the
 // options: the system restrictions, the app's own custom restrictions, the
-// time limit, the presentation and the display auto-lock. It opens with the
+// other apps the person may switch to (AlsoAllowed: those with windows open
+// now), the time limit, the presentation, the display auto-lock and the
+// accessibility shortcut's features. It opens with the
 // app's last options (GetLastOptions); Start calls Start with all of them,
 // letting polkit ask. On the first start without a passcode it asks for
 // one twice before starting, as iOS does.
@@ -13,7 +15,8 @@
 import {desktopBackgrounds} from './blockers.js';
 import {RegionEditor} from './regionEditor.js';
 import {fitView, presentedRect, toView} from './regionGeometry.js';
-import {SYSTEM_RESTRICTIONS, choicesFrom, joinTime, splitTime, startOptions} from './sheetOptions.js';
+import {SHORTCUT_FEATURES, SYSTEM_RESTRICTIONS, choicesFrom, joinTime, splitTime, startOptions} from './sheetOptions.js';
+import {featureTitles} from './accessibilitySwitches.js';
 import {AUTO_LOCK, PRESENTATION, SYSTEM_RESTRICTION} from '../common/contract.js';
 import {OptionControls} from './optionControls.js';
 import {openOnMonitor} from './monitorDialog.js';
@@ -59,9 +62,10 @@ export class StartSheet {
     async open() {
         const {app, ids} = this._target;
         const daemon = this._service.daemon;
-        const [rows, last] = await Promise.all([
+        const [rows, last, otherApps] = await Promise.all([
             daemon.restrictionRows().catch(() => []),
             daemon.lastOptions(app).then(unpackOptions).catch(() => ({})),
+            this._otherApps(),
         ]);
         if (this._closed)
             return;
@@ -69,8 +73,35 @@ export class StartSheet {
             .filter(([, , , , rowApp, registered]) => registered && ids.includes(rowApp))
             .map(([identifier, text, detail, state]) => ({identifier, text, detail, state}));
         this._choice = choicesFrom(last, {autoLock: this._defaultAutoLock()}, this._appRows);
+        // The apps to offer: those with windows now, and those the last
+        // session allowed (kept chosen, though not open now).
+        this._others = otherApps;
+        for (const id of this._choice.alsoAllowed) {
+            if (!otherApps.has(id))
+                otherApps.set(id, id.split('/').pop());
+        }
         this._build();
         openOnMonitor(this._dialog, this._target.window.get_monitor());
+    }
+
+    // The other apps with a window open now: app id (GetAppIds' first) →
+    // the name the shell knows it by, without the chosen app.
+    async _otherApps() {
+        const {Meta, Shell, global} = this._deps;
+        const tracker = Shell.WindowTracker.get_default();
+        const windows = global.display.list_all_windows().filter(window => !window.is_override_redirect() &&
+            window.get_window_type() === Meta.WindowType.NORMAL && !window.skip_taskbar);
+        const answers = await Promise.all(windows.map(window =>
+            this._service.appIds(window.get_pid()).then(ids => [window, ids], () => [window, []])));
+        const apps = new Map();
+        for (const [window, ids] of answers) {
+            if (ids.length === 0 || ids.some(id => this._target.ids.includes(id)) || apps.has(ids[0]))
+                continue;
+            const shellApp = tracker.get_window_app(window);
+            const name = shellApp !== null && !shellApp.is_window_backed() ? shellApp.get_name() : window.get_title();
+            apps.set(ids[0], name || ids[0]);
+        }
+        return apps;
     }
 
     _defaultAutoLock() {
@@ -221,6 +252,17 @@ export class StartSheet {
                     on => (choice.app[row.identifier] = on ? 'allow' : 'deny'));
             }
         }
+        if (this._others.size > 0) {
+            // AlsoAllowed: the person may switch to them (Alt+Tab) too.
+            options.heading(_('Other Apps Allowed'));
+            for (const [id, name] of this._others) {
+                options.switchRow(name, _('Can be switched to'), choice.alsoAllowed.includes(id), on => {
+                    choice.alsoAllowed = choice.alsoAllowed.filter(other => other !== id);
+                    if (on)
+                        choice.alsoAllowed.push(id);
+                });
+            }
+        }
         this._timeOptions();
         options.heading(_('Presentation'));
         options.choiceRow(_('Presentation'), [
@@ -242,6 +284,25 @@ export class StartSheet {
             autoLock.push([choice.autoLock, ngettext('After %d Minute', 'After %d Minutes', minutes).format(minutes)]);
         }
         options.choiceRow(_('Display Auto-Lock'), autoLock, choice.autoLock, value => (choice.autoLock = value));
+        this._shortcutOptions();
+    }
+
+    // The features the person may switch during the session (the session's
+    // menu and the end dialog), without the passcode.
+    _shortcutOptions() {
+        const {_} = this._deps;
+        const choice = this._choice;
+        const titles = featureTitles(_);
+        this._options.heading(_('Accessibility Shortcut'));
+        const offered = [...SHORTCUT_FEATURES,
+            ...choice.accessibilityShortcut.filter(feature => !SHORTCUT_FEATURES.includes(feature))];
+        for (const feature of offered) {
+            this._options.switchRow(titles[feature] ?? feature, '', choice.accessibilityShortcut.includes(feature), on => {
+                const chosen = choice.accessibilityShortcut.filter(other => other !== feature);
+                // In the order offered, as the menu shows them.
+                choice.accessibilityShortcut = offered.filter(name => name === feature ? on : chosen.includes(name));
+            });
+        }
     }
 
     _timeOptions() {
