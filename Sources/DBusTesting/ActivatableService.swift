@@ -4,7 +4,8 @@ import Foundation
 /// A program a private session bus starts when a client first calls its
 /// name (D-Bus activation), as a desktop's session bus starts its services:
 /// a `.service` file for one of the bus's `serviceDirectories`, whose `Exec=`
-/// is a small `sh` wrapper. The wrapper gives the program its environment,
+/// is a small `sh` wrapper. The wrapper gives the program its environment
+/// (then whatever an environment file, read at each start, sets over it),
 /// appends its stderr to a log, and fails while a hold file exists, so that a
 /// test can keep the name without an owner after killing the program.
 ///
@@ -25,6 +26,10 @@ public struct ActivatableService: Sendable {
     public var log: URL?
     /// Activation fails while this file exists.
     public var holdFile: URL?
+    /// Read by `sh` at each start, when it exists, after `environment` (so
+    /// that its `NAME=value` lines win): a test restarts the program with
+    /// other settings without reinstalling the service.
+    public var environmentFile: URL?
 
     public init(busName: String, argv: [String]) {
         self.busName = busName
@@ -44,8 +49,12 @@ public struct ActivatableService: Sendable {
     var wrapperScript: String {
         var lines = ["#!/bin/sh"]
         if let holdFile { lines.append("[ -e \(Self.quoted(holdFile.path)) ] && exit 1") }
-        let variables = environment.sorted { $0.key < $1.key }.map { Self.quoted("\($0.key)=\($0.value)") }
-        var command = (variables.isEmpty ? ["exec"] : ["exec", "env"] + variables) + argv.map(Self.quoted)
+        lines += environment.sorted { $0.key < $1.key }.map { "export \(Self.quoted("\($0.key)=\($0.value)"))" }
+        if let environmentFile {
+            let file = Self.quoted(environmentFile.path)
+            lines.append("if [ -e \(file) ]; then set -a; . \(file); set +a; fi")
+        }
+        var command = ["exec"] + argv.map(Self.quoted)
         if let log { command.append("2>>\(Self.quoted(log.path))") }
         lines.append(command.joined(separator: " "))
         return lines.joined(separator: "\n") + "\n"

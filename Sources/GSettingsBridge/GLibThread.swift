@@ -25,17 +25,13 @@ final class GLibThread: @unchecked Sendable {
         context = g_main_context_new()
         loop = g_main_loop_new(context, 0)
         let started = Locked(false)
-        let box = Unmanaged.passRetained(ThreadStart(context: context, loop: loop, started: started))
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { raw in
-            let start = Unmanaged<ThreadStart>.fromOpaque(raw!).takeRetainedValue()
+        let start = ThreadStart(context: context, loop: loop, started: started)
+        let status = DetachedThread.start {
             g_main_context_push_thread_default(start.context)
             start.started.withLockWakingWaiters { $0 = true }
             g_main_loop_run(start.loop)
-            return nil
-        }, box.toOpaque())
+        }
         precondition(status == 0, "cannot start the GLib thread: error \(status)")
-        pthread_detach(thread)
         started.withLock(waitingUntil: { $0 }) { _ in }
     }
 
@@ -63,7 +59,9 @@ final class GLibThread: @unchecked Sendable {
     }
 }
 
-private final class ThreadStart {
+/// What the new thread starts with; handed over once, before it runs (the
+/// GLib pointers are not Sendable, but only that thread uses the loop).
+private final class ThreadStart: @unchecked Sendable {
     let context: OpaquePointer
     let loop: OpaquePointer
     /// Set once the loop's context is the thread's default.

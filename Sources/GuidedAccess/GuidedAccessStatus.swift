@@ -40,7 +40,8 @@ public struct GuidedAccessStatus: Sendable, Hashable {
     public var mode: String
     /// Apps besides ``app`` the person may reach.
     public var alsoAllowed: [String]
-    /// Features the person may switch during the session.
+    /// Features the person may switch during the session; without one,
+    /// those a session started without its own list would offer.
     public var accessibilityShortcut: [String]
     /// What the running assessment allows; nil unless ``mode`` is `assessment`.
     public var assessment: AssessmentConfiguration?

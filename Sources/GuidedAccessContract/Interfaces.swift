@@ -36,7 +36,8 @@ public enum Contract {
         public static let mode = PropertyDeclaration<String>(name, "Mode")
         /// Apps besides `App` the person may reach during the session.
         public static let alsoAllowed = PropertyDeclaration<[String]>(name, "AlsoAllowed")
-        /// Features the person may switch during the session from the enforcer's accessibility menu.
+        /// Features the person may switch during the session from the enforcer's accessibility menu;
+        /// without one, what a `Start` without its own list would offer.
         public static let accessibilityShortcut = PropertyDeclaration<[String]>(name, "AccessibilityShortcut")
         /// What the running assessment allows, keyed as ``AssessmentOptions``; `{}` without one.
         public static let assessment = PropertyDeclaration<[String: Variant]>(name, "Assessment")

@@ -10,8 +10,14 @@
 // originals are forgotten only once put back (``GuidedAccessModel/settled(_:)``).
 
 extension GuidedAccessModel {
-    /// `AccessibilityShortcut`: what the person may switch during the session.
-    public var accessibilityShortcut: [Feature] { session.accessibilityShortcut }
+    /// `AccessibilityShortcut`: what the person may switch during the
+    /// session; without one, what a session started without its own list
+    /// would offer (a start sheet shows it).
+    public var accessibilityShortcut: [Feature] { Self.offeredShortcut(session: session, config: managedConfig) }
+
+    static func offeredShortcut(session: GuidedAccessSession, config: ManagedConfig) -> [Feature] {
+        session.isLocked ? session.accessibilityShortcut : config.accessibilityShortcut ?? Feature.defaultShortcut
+    }
 
     /// What a session started with `options` offers: its own list, else managed.json's, else the default.
     func shortcut(for options: SessionOptions) -> [Feature] {

@@ -16,7 +16,10 @@ extension GuidedAccessModel {
 
     /// Takes the administrator's new policy (managed.json changed) and acts
     /// on it at once: forced restriction states, locked features, the apps
-    /// that may lock themselves, and Single App Mode (``followSingleAppMode(now:)``).
+    /// that may lock themselves, and Single App Mode (started, ending a
+    /// session someone else started; started again for another app or
+    /// other options; ended when the key is gone). Call once the model is
+    /// loaded, and after every change of the policy.
     /// Throws, changing nothing, when the new policy cannot hold (a locked
     /// feature its store refuses, a Single App Mode whose features are locked otherwise).
     public mutating func applyManagedConfig(_ config: ManagedConfig, now: Date) throws(DomainError) -> [ModelChange] {
@@ -35,15 +38,6 @@ extension GuidedAccessModel {
             }
             return model.writeLockedFeatures() + (try model.followSingleAppModeInCommit(now: now))
         }
-    }
-
-    /// Brings the session in line with managed.json's `SingleAppMode`:
-    /// starts it (ending a session someone else started), starts it again
-    /// for another app or other options, or ends it when the key is gone.
-    /// Call once the model is loaded, and after every change of the policy.
-    public mutating func followSingleAppMode(now: Date) throws(DomainError) -> [ModelChange] {
-        if let policy = managedConfig.singleAppMode { try checkSessionFeatures(policy.options.features) }
-        return try commit { (model) throws(DomainError) in try model.followSingleAppModeInCommit(now: now) }
     }
 
     private mutating func followSingleAppModeInCommit(now: Date) throws(DomainError) -> [ModelChange] {

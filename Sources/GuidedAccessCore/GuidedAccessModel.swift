@@ -237,7 +237,7 @@ extension GuidedAccessModel {
         case .autoLock: session.autoLock
         case .mode: session.mode
         case .alsoAllowed: session.alsoAllowed
-        case .accessibilityShortcut: session.accessibilityShortcut
+        case .accessibilityShortcut: Self.offeredShortcut(session: session, config: config)
         case .assessment: session.assessment
         }
     }

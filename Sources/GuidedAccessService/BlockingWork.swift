@@ -13,13 +13,8 @@ final class BlockingWork: Sendable {
     private let jobs = Locked<[@Sendable () -> Void]>([])
 
     init() {
-        let box = Unmanaged.passRetained(self)
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { raw in
-            Unmanaged<BlockingWork>.fromOpaque(raw!).takeRetainedValue().serve()
-        }, box.toOpaque())
+        let status = DetachedThread.start { [self] in self.serve() }
         precondition(status == 0, "cannot start the thread for blocking work: error \(status)")
-        pthread_detach(thread)
     }
 
     /// Runs `body` on the thread and suspends the caller until it is done.

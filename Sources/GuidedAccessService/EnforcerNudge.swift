@@ -53,11 +53,12 @@ extension GuidedAccessService {
 }
 
 extension ModelChange {
-    /// Whether the change shows in the session's properties, which an
-    /// enforcer reads when nudged.
-    var changesSession: Bool {
+    /// Whether the change shows in what an enforcer reads when nudged: the
+    /// session's properties, and the features it shows on a desktop that
+    /// does not follow GNOME's keys (KWin's zoom effect follows Zoom).
+    var isReadByEnforcers: Bool {
         switch self {
-        case .statusChanged, .sessionPropertiesChanged, .timeExpired: true
+        case .statusChanged, .sessionPropertiesChanged, .timeExpired, .featureChanged: true
         default: false
         }
     }

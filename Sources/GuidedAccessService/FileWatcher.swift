@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Glibc
+import Locking
 
 /// Tells when one file may have changed: written and closed, moved into
 /// place, moved away or deleted (inotify on its directory, so an editor's
@@ -16,10 +17,12 @@ final class FileWatcher: Sendable {
     private let directoryName: String
     private let changed: @Sendable () -> Void
 
-    /// Watches `path`; nil (and nothing watched) when inotify is not available.
+    /// Watches `path` (a relative one from the working directory now); nil
+    /// (and nothing watched) when inotify is not available.
     init?(path: String, changed: @escaping @Sendable () -> Void) {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        guard path.hasPrefix("/"), let name = parts.last else { return nil }
+        let absolute = path.hasPrefix("/") ? path : Self.workingDirectory() + "/" + path
+        let parts = absolute.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard let name = parts.last else { return nil }
         fileName = name
         directory = "/" + parts.dropLast().joined(separator: "/")
         directoryName = parts.dropLast().last ?? ""
@@ -27,32 +30,35 @@ final class FileWatcher: Sendable {
         self.changed = changed
         let descriptor = inotify_init1(Int32(IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
-        let box = Unmanaged.passRetained(self)
-        var thread = pthread_t()
-        let context = UnsafeMutablePointer<(Unmanaged<FileWatcher>, Int32)>.allocate(capacity: 1)
-        context.initialize(to: (box, descriptor))
-        let status = pthread_create(&thread, nil, { raw in
-            let context = raw!.assumingMemoryBound(to: (Unmanaged<FileWatcher>, Int32).self)
-            let (box, descriptor) = context.move()
-            context.deallocate()
-            box.takeRetainedValue().watch(descriptor)
-        }, context)
-        guard status == 0 else {
+        // Watching before init returns: a change made right after is seen.
+        addWatch(descriptor)
+        guard DetachedThread.start({ [self] in self.watch(descriptor) }) == 0 else {
             close(descriptor)
             return nil
         }
-        pthread_detach(thread)
+    }
+
+    private static func workingDirectory() -> String {
+        guard let buffer = getcwd(nil, 0) else { return "" }
+        defer { free(buffer) }
+        return String(cString: buffer)
+    }
+
+    /// Watches the directory, or its parent while the directory does not exist.
+    private func addWatch(_ descriptor: Int32) {
+        let fileEvents = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
+        if inotify_add_watch(descriptor, directory, fileEvents) < 0 {
+            _ = inotify_add_watch(descriptor, parent, UInt32(IN_CREATE | IN_MOVED_TO))
+        }
     }
 
     private func watch(_ descriptor: Int32) -> Never {
-        let fileEvents = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            if inotify_add_watch(descriptor, directory, fileEvents) < 0 {
-                _ = inotify_add_watch(descriptor, parent, UInt32(IN_CREATE | IN_MOVED_TO))
-            }
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             guard count > 0 else { continue }
+            // Again after every event: the directory may have been made, or replaced.
+            addWatch(descriptor)
             if names(in: buffer.prefix(count)).contains(where: { $0 == fileName || $0 == directoryName || $0.isEmpty }) {
                 changed()
             }

@@ -189,7 +189,7 @@ public final class GuidedAccessService: Sendable {
     func publish(_ changes: [ModelChange]) {
         guard !changes.isEmpty, let bus = connection.withLock({ $0 }) else { return }
         for change in changes { publish(change, on: bus) }
-        if changes.contains(where: \.changesSession) { nudgeEnforcers(on: bus) }
+        if changes.contains(where: \.isReadByEnforcers) { nudgeEnforcers(on: bus) }
         rearmDeadline()
     }
 

@@ -19,6 +19,8 @@ extension GuidedAccessService {
             }
             if watcher == nil { log("cannot watch \(managedConfigPath) for changes; a change takes effect when the daemon restarts") }
         }
+        // A change made between the first reading and the watch.
+        await managedConfigMayHaveChanged()
     }
 
     /// Reads the file again and acts on what changed, one reading at a time.

@@ -69,6 +69,10 @@ struct TestSession: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The daemon's activation fails while this file exists.", valueName: "path"))
     var holdFile: String?
 
+    @Option(help: ArgumentHelp("NAME=value lines read at each activation, over the daemon's environment "
+                               + "(GSETTINGS_BACKEND=dconf: the desktop's own settings).", valueName: "path"))
+    var daemonEnvironmentFile: String?
+
     @Option(help: ArgumentHelp("polkitd's and the session bus's output are copied here at the end.", valueName: "dir"))
     var logs: String?
 
@@ -128,6 +132,7 @@ struct TestSession: AsyncParsableCommand {
         service.environment = DaemonCommandLine.environment
         service.log = daemonLog.map { URL(fileURLWithPath: $0) }
         service.holdFile = holdFile.map { URL(fileURLWithPath: $0) }
+        service.environmentFile = daemonEnvironmentFile.map { URL(fileURLWithPath: $0) }
         let copy = URL(fileURLWithPath: daemonCopy)
         try service.install(in: URL(fileURLWithPath: services),
                             wrapper: copy.deletingLastPathComponent().appendingPathComponent("run-\(copy.lastPathComponent)"))

@@ -16,7 +16,7 @@ struct ModelSessionTests {
             try model.carryOut(in: directory)
             #expect(changes == [
                 .statusChanged(enabled: true),
-                .sessionPropertiesChanged([.enabled, .state, .app, .startedAt, .timeLimit, .systemRestrictions, .disabledRegions, .mode, .accessibilityShortcut]),
+                .sessionPropertiesChanged([.enabled, .state, .app, .startedAt, .timeLimit, .systemRestrictions, .disabledRegions, .mode]),
             ])
             let onDisk = try StateStore(directory: directory).load(now: t0).state
             #expect(onDisk.session == model.session)

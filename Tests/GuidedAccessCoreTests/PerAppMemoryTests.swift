@@ -12,7 +12,7 @@ struct PresentationAndAutoLockTests {
             let changes = try model.start(app: "org.example.Kiosk", presentation: .fullscreen, autoLock: 600, now: t0)
             #expect(changes == [
                 .statusChanged(enabled: true),
-                .sessionPropertiesChanged([.enabled, .state, .app, .startedAt, .presentation, .autoLock, .mode, .accessibilityShortcut]),
+                .sessionPropertiesChanged([.enabled, .state, .app, .startedAt, .presentation, .autoLock, .mode]),
             ])
             #expect(model.presentation == .fullscreen && model.autoLock == 600)
             try model.carryOut(in: directory)
@@ -20,7 +20,7 @@ struct PresentationAndAutoLockTests {
             #expect(restarted.presentation == .fullscreen && restarted.autoLock == 600, "kept in the state file")
 
             let ended = try model.end(now: at(2))
-            #expect(ended.contains(.sessionPropertiesChanged([.enabled, .state, .app, .startedAt, .presentation, .autoLock, .mode, .accessibilityShortcut])))
+            #expect(ended.contains(.sessionPropertiesChanged([.enabled, .state, .app, .startedAt, .presentation, .autoLock, .mode])))
             #expect(model.presentation == .asIs && model.autoLock == AutoLock.desktop)
         }
     }

@@ -92,9 +92,9 @@ import Testing
         try withTemporaryDirectory { directory in
             let policy = ManagedConfig(singleAppMode: .init(app: "org.example.Kiosk", options: try Self.options(features: ["BoldText": true])))
             var model = try makeModel(in: directory, config: policy)
-            let started = try model.followSingleAppMode(now: t0)
+            let started = try model.applyManagedConfig(policy, now: t0)
             #expect(started.contains(.statusChanged(enabled: true)) && model.mode == .singleApp && model.featureValue(.boldText))
-            #expect(try model.followSingleAppMode(now: at(1)).isEmpty, "following again changes nothing")
+            #expect(try model.applyManagedConfig(policy, now: at(1)).isEmpty, "the same policy again changes nothing")
             #expect { try model.end(now: at(2)) } throws: { ($0 as? DomainError)?.name == "PermissionDenied" && "\($0)".contains("managed.json") }
             #expect { try model.passcodeChallenge(now: at(2)) } throws: { ($0 as? DomainError)?.name == "PermissionDenied" }
 
@@ -103,6 +103,21 @@ import Testing
             #expect(model.app == "org.example.Other" && model.mode == .singleApp && !model.featureValue(.boldText))
             _ = try model.applyManagedConfig(ManagedConfig(), now: at(4))
             #expect(!model.enabled && model.mode == nil)
+        }
+    }
+
+    @Test("Without a session AccessibilityShortcut is what a Start without its own list offers: managed.json's, else the default; a new policy announces it")
+    func shortcutWithoutASession() throws {
+        try withTemporaryDirectory { directory in
+            var model = try makeModel(in: directory)
+            #expect(model.accessibilityShortcut == Feature.defaultShortcut)
+            let changes = try model.applyManagedConfig(ManagedConfig(accessibilityShortcut: [.zoom]), now: t0)
+            #expect(model.accessibilityShortcut == [.zoom])
+            #expect(changes.contains(.sessionPropertiesChanged([.accessibilityShortcut])))
+            _ = try model.start(app: "org.example.App", options: try Self.options(shortcut: ["ScreenReader"]), now: at(1))
+            #expect(model.accessibilityShortcut == [.screenReader], "the session's own list")
+            _ = try model.end(now: at(2))
+            #expect(model.accessibilityShortcut == [.zoom])
         }
     }
 

@@ -12,6 +12,7 @@ import GLib from 'gi://GLib';
 import * as sessionModule from '../common/session.js';
 import * as identityModule from '../common/identity.js';
 import * as monitorsModule from '../common/monitors.js';
+import * as featuresModule from '../common/features.js';
 
 const common = `${GLib.path_get_dirname(GLib.path_get_dirname(GLib.filename_from_uri(import.meta.url)[0]))}/common`;
 
@@ -24,16 +25,24 @@ function asKWinScript(name) {
     return new Function(`${text}\nreturn {${names.join(', ')}};`)();
 }
 
+// The features of the contract: Features1's boolean properties, as generated into dbus/.
+const CONTRACT_FEATURES = (() => {
+    const repo = GLib.path_get_dirname(GLib.path_get_dirname(common));
+    const [, bytes] = GLib.file_get_contents(`${repo}/dbus/org.guidedaccess.Features1.xml`);
+    return [...new TextDecoder().decode(bytes).matchAll(/<property name="(\w+)" type="b"/g)].map(match => match[1]);
+})();
+
 const forms = [
-    ['ES module', sessionModule, identityModule, monitorsModule],
-    ['KWin script', asKWinScript('session.js'), asKWinScript('identity.js'), asKWinScript('monitors.js')],
+    ['ES module', sessionModule, identityModule, monitorsModule, featuresModule],
+    ['KWin script', asKWinScript('session.js'), asKWinScript('identity.js'), asKWinScript('monitors.js'),
+        asKWinScript('features.js')],
 ];
 const results = [];
 
 function test(name, body) {
-    for (const [form, Session, Identity, Monitors] of forms) {
+    for (const [form, Session, Identity, Monitors, Features] of forms) {
         try {
-            body(Session, Identity, Monitors);
+            body(Session, Identity, Monitors, Features);
             results.push(true);
             print(`PASS ${name} (${form})`);
         } catch (error) {
@@ -59,6 +68,18 @@ const GET_ALL = {
     SystemRestrictionSources: {}, DisabledRegions: [[300, 300, 100, 100], [0, 0, 0, 50]],
     Enforcers: {kwin: ['app-lock']}, AllowedApplications: [], Presentation: 'as-is', AutoLock: -1,
 };
+
+test('featureTitle: a title for every feature of the contract, through the caller\'s translation', (...modules) => {
+    const Features = modules[3];
+    const upper = text => text.toUpperCase();
+    same(Features.featureTitle('ScreenReader', upper), 'SCREEN READER', 'ScreenReader, translated');
+    same(Features.featureTitle('OnScreenKeyboard', text => text), 'Screen Keyboard', 'OnScreenKeyboard');
+    same(Features.featureTitle('Teleport', upper), 'Teleport', 'a feature the table lacks: its own name, untranslated');
+    if (CONTRACT_FEATURES.length < 20)
+        throw new Error(`only ${CONTRACT_FEATURES.length} features read from dbus/org.guidedaccess.Features1.xml`);
+    const untitled = CONTRACT_FEATURES.filter(name => Features.featureTitle(name, upper) === name);
+    same(untitled, [], 'features of the contract without a title');
+});
 
 test('sessionFrom reads GetAll as DBusCall gives it', Session => {
     const session = Session.sessionFrom(GET_ALL);

@@ -91,7 +91,7 @@ class TestSession:
     addresses, then READY, and stops everything when its stdin closes (or
     this process dies)."""
 
-    def __init__(self, daemon, work, environment, polkit_rules):
+    def __init__(self, daemon, work, environment, polkit_rules, daemon_environment_file=None):
         argv = [test_session_beside(daemon), '--unprivileged', '--polkit-rules', f'{work}/polkit.rules',
                 '--services', f'{work}/services', '--daemon-copy', f'{work}/bin/guided-accessd',
                 '--state-dir', f'{work}/state/guided-access', '--managed-config', f'{work}/managed.json',
@@ -101,6 +101,11 @@ class TestSession:
                 '--hold-file', f'{work}/hold-daemon', '--logs', f'{work}/logs']
         for name, value in environment.items():
             argv += ['--setenv', f'{name}={value}']
+        # NAME=value lines sourced over the daemon's environment at each
+        # activation while the file exists (a case that needs the desktop's
+        # own settings writes GSETTINGS_BACKEND=dconf there, then restarts it).
+        if daemon_environment_file is not None:
+            argv += ['--daemon-environment-file', daemon_environment_file]
         with open(f'{work}/polkit.rules', 'w') as f:
             f.write(polkit_rules)
         # The daemon refuses to start when the managed config it is named is

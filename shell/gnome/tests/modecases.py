@@ -4,9 +4,11 @@ each beside its control: other apps allowed (AlsoAllowed: the person
 switches among exactly those apps' windows with the shell's own Alt+Tab),
 the accessibility shortcut reached with the keyboard alone from the
 triple-press end dialog (ToggleAccessibilityFeature, shown as Features1
-reports it), and managed Single App Mode after a "reboot" (the shell and
-the daemon started afresh with managed.json's SingleAppMode: locked at once,
-the app launched by the extension, End refused)."""
+reports it; for that case the daemon is restarted on the desktop's dconf,
+and the shell's magnifier and screen reader key must follow), and managed
+Single App Mode after a "reboot" (the shell and the daemon started afresh
+with managed.json's SingleAppMode: locked at once, the app launched by the
+extension, End refused)."""
 
 import json
 import os
@@ -156,19 +158,74 @@ class ModeCases:
     def feature(self, name):
         return bool(self.service('org.freedesktop.DBus.Properties').Get(FEATURES, name, timeout=10))
 
+    def restart_daemon(self, environment):
+        """The daemon stopped (no session runs) and activated again with
+        `environment` (NAME=value lines; None: none) sourced over its own
+        (run's daemon_environment_file); returns once the new one runs with
+        it and the extension has registered with it again."""
+        path = self.daemon_environment_file
+        if environment is None:
+            if os.path.exists(path):
+                os.unlink(path)
+        else:
+            with open(path, 'w') as f:
+                f.write(''.join(f'{name}={value}\n' for name, value in environment.items()))
+        if self.prop('Enabled'):
+            raise AssertionError('a session runs: the daemon would bring it back')
+        os.kill(self.daemon_pid(), signal.SIGTERM)
+        wait_for(lambda: not self.bus.name_has_owner(BUS_NAME), 10, 0.05, what='the daemon to stop')
+        self.prop('Enabled')  # bus activation: the extension only asks one back during a session
+        pid = self.daemon_pid()
+        with open(f'/proc/{pid}/environ', 'rb') as f:
+            seen = dict(entry.decode(errors='replace').partition('=')[::2] for entry in f.read().split(b'\0') if entry)
+        for name, value in (environment or {'GSETTINGS_BACKEND': 'memory'}).items():
+            if seen.get(name) != value:
+                raise AssertionError(f'the restarted daemon runs with {name}={seen.get(name)!r}, not {value!r}')
+        wait_for(lambda: 'gnome-shell' in dict(self.prop('Enforcers')), 10, 0.05,
+                 what='the extension to register with the restarted daemon')
+
+    def shell_accessibility(self):
+        """What the shell itself shows: its magnifier zooming, and the screen
+        reader's key as the shell reads it from dconf."""
+        return self.js("""(function () {
+            const settings = new imports.gi.Gio.Settings({schema_id: 'org.gnome.desktop.a11y.applications'});
+            return {magnifier: global._gaShell.Main.magnifier.isActive(),
+                    screenReader: settings.get_boolean('screen-reader-enabled')};
+        })()""")
+
     def accessibility_shortcut(self):
+        """The case below with the daemon on the desktop's own settings
+        (dconf, which the shell reads), then back on its memory for the
+        cases after it (the red team's rely on it)."""
+        self.restart_daemon({'GSETTINGS_BACKEND': 'dconf'})
+        try:
+            return self.accessibility_shortcut_on_desktop()
+        finally:
+            if self.prop('Enabled'):
+                self.end_session()
+            self.restart_daemon(None)
+
+    def accessibility_shortcut_on_desktop(self):
         """Zoom and the screen reader switched on with the keyboard alone in
         the triple-press end dialog (Tab to each switch, Space) of a session
         whose shortcut is Screen Reader, Zoom and Large Text; each switch
-        shows what Features1 reports; Invert Colors (not in the shortcut) is
-        in neither the dialog nor the indicator's menu; the session goes
-        on; after End both are as before. Control: the daemon refuses the
-        toggle without a session, and the switches show off before."""
+        shows what Features1 reports, and the shell does it: its magnifier
+        zooms, the screen reader's key (org.gnome.desktop.a11y.applications
+        screen-reader-enabled) reads true in dconf; Invert Colors (not in
+        the shortcut) is in neither the dialog nor the indicator's menu; the
+        session goes on; after End both are as before, in Features1 and in
+        the shell. Where Orca is installed, its autostart entry must start it
+        on that key (no gnome-session here runs it). Control: the
+        daemon refuses the toggle without a session, and the switches, the
+        magnifier and the key show off before."""
         self.mode_helpers()
         names = ('Zoom', 'ScreenReader')
         for name in ('app-a', 'app-b'):
             self.ensure_app(name)
         before = {name: self.feature(name) for name in names}
+        shell_before = self.shell_accessibility()
+        if any(shell_before.values()):
+            raise AssertionError(f'control: the shell shows them on before the session: {shell_before}')
         try:
             self.service().ToggleAccessibilityFeature('Zoom', True, timeout=10)
             raise AssertionError('control: ToggleAccessibilityFeature was allowed without a session')
@@ -209,7 +266,16 @@ class ModeCases:
                 except TimeoutError as error:
                     raise AssertionError(f'{error}; the indicator menu shows '
                                          f'{self.js("global._ga.indicatorSwitches()")}') from None
+                shown = {'ScreenReader': 'screenReader', 'Zoom': 'magnifier'}[name]
+                try:
+                    wait_for(lambda: self.shell_accessibility()[shown], 5, 0.05, what=f'the shell to show {title} on')
+                except TimeoutError as error:
+                    raise AssertionError(f'{error}; the shell shows {self.shell_accessibility()}') from None
                 switched.append(title)
+            during = self.shell_accessibility()
+            if during != {'magnifier': True, 'screenReader': True}:
+                raise AssertionError(f'the shell shows {during} once both are on')
+            orca = self.orca_condition()
             if not self.prop('Enabled') or not self.locked_on_screen('app-b'):
                 raise AssertionError('switching features ended the lock')
             menu = self.js('global._ga.indicatorSwitches()')
@@ -225,9 +291,35 @@ class ModeCases:
         self.wait_released()
         after = wait_for(lambda: (lambda values: values if values == before else None)(
             {name: self.feature(name) for name in names}), 5, what='the features put back after End')
-        return f'control: refused without a session ({refused}); {" and ".join(switched)} switched on with Tab ' \
-               f'and Space in the end dialog (Features1 and the switch on), Invert Colors absent, the menu ' \
-               f'showing them; after End {after}'
+        try:
+            shell_after = wait_for(lambda: (lambda shown: shown if shown == shell_before else None)(
+                self.shell_accessibility()), 5, 0.05, what='the shell to show them off after End')
+        except TimeoutError as error:
+            raise AssertionError(f'{error}; the shell shows {self.shell_accessibility()}') from None
+        orca_text = orca or 'Orca not installed here, not checked'
+        return f'control: refused without a session ({refused}), the shell showing them off; ' \
+               f'{" and ".join(switched)} switched on with Tab and Space in the end dialog (Features1 and the ' \
+               f'switch on; the shell\'s magnifier active and screen-reader-enabled true in dconf; {orca_text}), ' \
+               f'Invert Colors absent, the menu showing them; after End {after}, the shell {shell_after}'
+
+    def orca_condition(self):
+        """Where Orca is installed: what starts it on a desktop is
+        gnome-session's autostart entry, conditioned on the key the daemon
+        wrote (this shell has no gnome-session, so no Orca runs here).
+        None where Orca is not installed."""
+        if not os.path.exists('/usr/bin/orca'):
+            return None
+        entry = '/etc/xdg/autostart/orca-autostart.desktop'
+        try:
+            with open(entry) as f:
+                condition = next((line.split('=', 1)[1].split() for line in f
+                                  if line.startswith('AutostartCondition=')), None)
+        except OSError:
+            condition = None
+        if condition != ['GSettings', 'org.gnome.desktop.a11y.applications', 'screen-reader-enabled']:
+            raise AssertionError(f'Orca is installed but {entry} does not start it on screen-reader-enabled '
+                                 f'(AutostartCondition {condition})')
+        return f'Orca installed, started on that key by {entry} (no gnome-session here, so not run)'
 
     # -- managed Single App Mode after a reboot -------------------------------------
 

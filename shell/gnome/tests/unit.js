@@ -296,6 +296,14 @@ await test('the sheet opens with the last options, else the defaults, and Start 
     expect(sent['accessibility-shortcut'].deepUnpack().join() === 'Zoom,StickyKeys', 'accessibility-shortcut');
     expect(SHORTCUT_FEATURES.slice(0, 5).join() === fresh.accessibilityShortcut.join() && SHORTCUT_FEATURES.includes('StickyKeys'),
         `offered ${SHORTCUT_FEATURES}`);
+    // The administrator's default (the daemon's AccessibilityShortcut
+    // without a session) is shown, and left to the daemon when unchanged.
+    const managed = choicesFrom({}, {autoLock: -1, accessibilityShortcut: ['ScreenReader']}, rows);
+    expect(managed.accessibilityShortcut.join() === 'ScreenReader', `managed ${managed.accessibilityShortcut}`);
+    expect(!('accessibility-shortcut' in startOptions(GLib, managed)), 'the managed default sent back');
+    managed.accessibilityShortcut = [...fresh.accessibilityShortcut];
+    expect(startOptions(GLib, managed)['accessibility-shortcut'].deepUnpack().join() === fresh.accessibilityShortcut.join(),
+        'the built-in default, chosen over the managed one, not sent');
     const {hours, minutes} = splitTime(5400);
     expect(hours === 1 && minutes === 30 && joinTime(hours, minutes) === 5400, 'time split');
 });

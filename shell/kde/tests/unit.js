@@ -227,15 +227,37 @@ test('effectsToUnload: only the loaded ones that lead away', () => {
     same(Effects.effectsToUnload(['zoom']), [], 'control: none to unload');
 });
 
+test('effectProperties, zoomSteps: the zoom effect\'s properties as KWin reports them; steps to 2x from actual size', () => {
+    // org.kde.KWin /Effects supportInformation("zoom") on KWin 5.27 (the
+    // effect's Q_PROPERTYs, one a line).
+    const report = 'zoom:\nzoomFactor: 1.2\nmousePointer: 0\nmouseTracking: 0\nenableFocusTracking: false\n' +
+        'followFocus: true\nfocusDelay: 350\nmoveFactor: 20\ntargetZoom: 1.728\n';
+    same(Effects.effectProperties(report), {zoomFactor: 1.2, mousePointer: 0, mouseTracking: 0, focusDelay: 350, moveFactor: 20,
+        targetZoom: 1.728}, 'numbers only');
+    same([Effects.effectProperties(''), Effects.effectProperties(undefined), Effects.effectProperties('zoom:\ntargetZoom: ')],
+        [{}, {}, {}], 'nothing to read');
+    same([1.2, 1.25, 1.5, 2, 3, 1.01, 1, 0.5, undefined, NaN].map(Effects.zoomSteps), [4, 4, 2, 1, 1, 10, 1, 1, 1, 1],
+        'steps (KWin 5.27\'s default factor 1.2, 6\'s 1.25)');
+    for (const factor of [1.2, 1.25, 1.5, 2])
+        expect(factor ** Effects.zoomSteps(factor) >= Effects.MAGNIFICATION, `${factor}: at least ${Effects.MAGNIFICATION}x`);
+    same(['gl2', 'gles', 'qpainter', 'none', undefined].map(Effects.zoomRunsWith), [true, true, false, false, false],
+        'OpenGL compositing only');
+    same([Effects.ZOOM_EFFECT, Effects.ZOOM_IN, Effects.ZOOM_ACTUAL_SIZE], ['zoom', 'view_zoom_in', 'view_actual_size'],
+        'KWin\'s names');
+});
+
 test('tr fills %1, %2 and leaves the text as is', () => {
     same([Strings.tr('%1 left', '5:00'), Strings.tr('a %2 %1', 'x', 'y'), Strings.tr('plain'), Strings.tr('%1 and %2', 'x')],
         ['5:00 left', 'a y x', 'plain', 'x and %2'], 'text');
 });
 
-test('featureName: a human name for every feature of Features1 (the default shortcut\'s among them), else the name', () => {
+test('featureName: the title both shells show (shell/common\'s features.js) for every feature of Features1, else the name', () => {
     same(Contract.DEFAULT_ACCESSIBILITY_SHORTCUT.map(Strings.featureName),
-        ['Screen Reader', 'Zoom', 'Invert Colors', 'Large Text', 'On-Screen Keyboard'], 'default shortcut');
+        ['Screen Reader', 'Zoom', 'Invert Colors', 'Large Text', 'Screen Keyboard'], 'default shortcut');
     same([Strings.featureName('MouseKeys'), Strings.featureName('NoSuchFeature')], ['Mouse Keys', 'NoSuchFeature'], 'others');
+    const Features = loadScript('features.js');
+    for (const feature of ['ScreenReader', 'AssistiveTouch', 'VisualBell', 'OnScreenKeyboard'])
+        same(Strings.featureName(feature), Features.featureTitle(feature, text => text), `${feature}: the shared title`);
 });
 
 test('switcher.js registers KWin\'s own task switcher shortcuts again, with callbacks that do nothing', () => {
@@ -359,7 +381,7 @@ test('every script the QML imports exists, and every QML type it names is in ui/
         'main.qml': ['KWinApi', 'Enforcer'],
         'DialogScript.qml': ['KWinApi', 'Dialog'],
         'Enforcer.qml': ['AppLock', 'AppKeeper', 'ShortcutBlock', 'SurroundShield', 'RegionBlockers', 'NotificationHider', 'TimeLeft',
-            'ExpiryShield', 'Registration', 'Windows', 'Bus'],
+            'ExpiryShield', 'Magnifier', 'Registration', 'Windows', 'Bus'],
     };
     for (const [file, types] of Object.entries(uses)) {
         const text = readText(`${ui}/${file}`);
@@ -423,7 +445,7 @@ test('every control a person works in the KWin windows has an accessible name of
 });
 
 test('no file under code/ uses what QML imports or KWin scripts cannot take (.pragma, import, export, let, const, =>)', () => {
-    const shared = ['session.js', 'identity.js', 'contract.js'].map(name => [name, installedText(name)]);
+    const shared = ['session.js', 'identity.js', 'contract.js', 'features.js'].map(name => [name, installedText(name)]);
     const own = ['claims.js', 'reachability.js', 'geometry.js', 'effects.js', 'text.js', 'gesture.js', 'switcher.js']
         .map(name => [name, readText(`${code}/${name}`)]);
     for (const [name, text] of [...shared, ...own]) {

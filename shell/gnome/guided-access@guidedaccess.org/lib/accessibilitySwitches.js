@@ -14,23 +14,7 @@
 // not in the shortcut are not shown.
 
 import {switchRow} from './optionControls.js';
-
-// What each feature of Features1 is called on screen.
-export function featureTitles(_) {
-    return {
-        ScreenReader: _('Screen Reader'), Zoom: _('Zoom'), InvertColors: _('Invert Colors'),
-        Grayscale: _('Grayscale'), BoldText: _('Bold Text'), ReduceMotion: _('Reduce Motion'),
-        ReduceTransparency: _('Reduce Transparency'), IncreaseContrast: _('Increase Contrast'),
-        MonoAudio: _('Mono Audio'), ClosedCaptioning: _('Closed Captions'), SpeakScreen: _('Speak Screen'),
-        SpeakSelection: _('Speak Selection'), SwitchControl: _('Switch Control'),
-        AssistiveTouch: _('AssistiveTouch'), ShakeToUndo: _('Shake to Undo'),
-        OnOffSwitchLabels: _('On/Off Labels'), VideoAutoplay: _('Video Autoplay'),
-        ButtonShapes: _('Button Shapes'), PrefersCrossFadeTransitions: _('Cross-Fade Transitions'),
-        DifferentiateWithoutColor: _('Differentiate Without Color'), OnScreenKeyboard: _('Screen Keyboard'),
-        LargeText: _('Large Text'), StickyKeys: _('Sticky Keys'), SlowKeys: _('Slow Keys'),
-        BounceKeys: _('Bounce Keys'), MouseKeys: _('Mouse Keys'), VisualBell: _('Visual Alerts'),
-    };
-}
+import {featureTitle} from '../common/features.js';
 
 // What both places share: the features, asking the daemon, its answers.
 class FeatureSwitches {
@@ -42,14 +26,13 @@ class FeatureSwitches {
         this._features = [...features];
         this._failed = failed;
         this._shown = new Map(); // feature → show(value: true, false or null)
-        this._titles = featureTitles(deps._);
         // While update() shows the daemon's values: GNOME 48 on emits a
         // switch menu item's 'toggled' for a state set by code too.
         this._updating = false;
     }
 
     _title(feature) {
-        return this._titles[feature] ?? feature;
+        return featureTitle(feature, this._deps._);
     }
 
     _value(feature) {

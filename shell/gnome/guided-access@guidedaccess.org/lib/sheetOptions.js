@@ -35,14 +35,18 @@ export const SHORTCUT_FEATURES = [...DEFAULT_ACCESSIBILITY_SHORTCUT, ...[
 ].filter(feature => !DEFAULT_ACCESSIBILITY_SHORTCUT.includes(feature))];
 
 // `last`: GetLastOptions' reply, recursively unpacked ({} when none);
-// `defaults`: {autoLock} from the extension's settings; `appRows`: the
-// app's registered restrictions, [{identifier, state}].
+// `defaults`: {autoLock} from the extension's settings and
+// {accessibilityShortcut}, what the daemon offers a session started
+// without its own list (its AccessibilityShortcut without a session:
+// managed.json's, else the default); `appRows`: the app's registered
+// restrictions, [{identifier, state}].
 export function choicesFrom(last, defaults, appRows) {
     const system = Object.fromEntries(SYSTEM_RESTRICTIONS.map(([name, state]) =>
         [name, stateOf(last[OPTION.systemRestrictions]?.[name], state)]));
     const app = Object.fromEntries(appRows.map(row =>
         [row.identifier, stateOf(last[OPTION.restrictions]?.[row.identifier], row.state)]));
     const regions = (last[OPTION.disabledRegions] ?? []).map(([x, y, width, height]) => ({x, y, width, height}));
+    const defaultShortcut = stringsOf(defaults.accessibilityShortcut) ?? [...DEFAULT_ACCESSIBILITY_SHORTCUT];
     return {
         regions,
         system,
@@ -51,7 +55,8 @@ export function choicesFrom(last, defaults, appRows) {
         presentation: PRESENTATIONS.includes(last[OPTION.presentation]) ? last[OPTION.presentation] : PRESENTATION.asIs,
         autoLock: Number(last[OPTION.autoLock] ?? defaults.autoLock ?? AUTO_LOCK.desktop),
         alsoAllowed: stringsOf(last[OPTION.alsoAllowed]) ?? [],
-        accessibilityShortcut: stringsOf(last[OPTION.accessibilityShortcut]) ?? [...DEFAULT_ACCESSIBILITY_SHORTCUT],
+        accessibilityShortcut: stringsOf(last[OPTION.accessibilityShortcut]) ?? [...defaultShortcut],
+        defaultShortcut,
     };
 }
 
@@ -87,9 +92,9 @@ export function startOptions(GLib, choice) {
         options[OPTION.timeLimit] = new GLib.Variant('t', choice.timeLimit);
     if (choice.alsoAllowed.length > 0)
         options[OPTION.alsoAllowed] = new GLib.Variant('as', choice.alsoAllowed);
-    // The default set is left to the daemon, which puts the administrator's
-    // (managed.json's AccessibilityShortcut) in its place.
-    if (!sameSet(choice.accessibilityShortcut, DEFAULT_ACCESSIBILITY_SHORTCUT))
+    // The daemon's default set is left to it (it may be the administrator's,
+    // managed.json's AccessibilityShortcut, which may change meanwhile).
+    if (!sameSet(choice.accessibilityShortcut, choice.defaultShortcut))
         options[OPTION.accessibilityShortcut] = new GLib.Variant('as', choice.accessibilityShortcut);
     return options;
 }

@@ -16,8 +16,8 @@ import {desktopBackgrounds} from './blockers.js';
 import {RegionEditor} from './regionEditor.js';
 import {fitView, presentedRect, toView} from './regionGeometry.js';
 import {SHORTCUT_FEATURES, SYSTEM_RESTRICTIONS, choicesFrom, joinTime, splitTime, startOptions} from './sheetOptions.js';
-import {featureTitles} from './accessibilitySwitches.js';
 import {AUTO_LOCK, PRESENTATION, SYSTEM_RESTRICTION} from '../common/contract.js';
+import {featureTitle} from '../common/features.js';
 import {OptionControls} from './optionControls.js';
 import {openOnMonitor} from './monitorDialog.js';
 import {nameText} from './accessibleText.js';
@@ -72,7 +72,10 @@ export class StartSheet {
         this._appRows = rows
             .filter(([, , , , rowApp, registered]) => registered && ids.includes(rowApp))
             .map(([identifier, text, detail, state]) => ({identifier, text, detail, state}));
-        this._choice = choicesFrom(last, {autoLock: this._defaultAutoLock()}, this._appRows);
+        this._choice = choicesFrom(last, {
+            autoLock: this._defaultAutoLock(),
+            accessibilityShortcut: daemon.session()?.accessibilityShortcut,
+        }, this._appRows);
         // The apps to offer: those with windows now, and those the last
         // session allowed (kept chosen, though not open now).
         this._others = otherApps;
@@ -292,12 +295,11 @@ export class StartSheet {
     _shortcutOptions() {
         const {_} = this._deps;
         const choice = this._choice;
-        const titles = featureTitles(_);
         this._options.heading(_('Accessibility Shortcut'));
         const offered = [...SHORTCUT_FEATURES,
             ...choice.accessibilityShortcut.filter(feature => !SHORTCUT_FEATURES.includes(feature))];
         for (const feature of offered) {
-            this._options.switchRow(titles[feature] ?? feature, '', choice.accessibilityShortcut.includes(feature), on => {
+            this._options.switchRow(featureTitle(feature, _), '', choice.accessibilityShortcut.includes(feature), on => {
                 const chosen = choice.accessibilityShortcut.filter(other => other !== feature);
                 // In the order offered, as the menu shows them.
                 choice.accessibilityShortcut = offered.filter(name => name === feature ? on : chosen.includes(name));

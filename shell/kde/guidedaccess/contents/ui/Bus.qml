@@ -69,9 +69,30 @@ QtObject {
         }, failed);
     }
 
+    // One feature of the daemon's Features1 ("Zoom"...): done(on) with
+    // whether it is on (Properties Get).
+    function readFeature(name, done, failed) {
+        call(service, path, 'org.freedesktop.DBus.Properties', 'Get', [Contract.INTERFACES.features, name], function (values) {
+            done(values[0] === true);
+        }, failed);
+    }
+
     // A method of org.kde.KWin /Scripting.
     function scripting(method, args, done, failed) {
         call('org.kde.KWin', '/Scripting', 'org.kde.kwin.Scripting', method, args, done, failed);
+    }
+
+    // what() after `ms` milliseconds, on a timer of the bus's own: it also
+    // serves a part that is gone (Magnifier's undo waits with it).
+    function later(ms, what) {
+        var timer = Qt.createQmlObject('import QtQuick 2.15; Timer {}', bus);
+        timer.interval = ms;
+        timer.triggered.connect(function () {
+            timer.destroy();
+            if (!bus.closed)
+                what();
+        });
+        timer.start();
     }
 
     // `values` as a list DBusCall sends as `as`.

@@ -24,6 +24,10 @@ Item {
     id: root
 
     property var session: null // the session as published, null before the first reply
+    // Features1's Zoom, read with the session while it is on (a feature
+    // the person switches also nudges the script): KWin's zoom effect
+    // shows it (Magnifier).
+    property bool zoom: false
     property int secondsLeft: 0
     property bool reading: false
     property bool readAgain: false
@@ -40,8 +44,11 @@ Item {
     Windows { id: kwinWindows; bus: sessionBus; kwin: root.kwin }
     Registration { id: registration; bus: sessionBus }
 
-    // Reads the session. A nudge that comes during a read makes one more
-    // read after it: the first may have been answered before the change.
+    // Reads the session and, during a session, Features1's Zoom (before
+    // the session is taken, so that a session that starts with Zoom on is
+    // magnified from its start). A nudge that comes during a read makes one
+    // more read after it: the first may have been answered before the
+    // change.
     function readSession() {
         if (reading) {
             readAgain = true;
@@ -49,9 +56,24 @@ Item {
         }
         reading = true;
         sessionBus.readSession(function (next) {
-            if (next !== null)
+            if (next === null || !next.enabled) {
+                if (next !== null) {
+                    zoom = false;
+                    take(next);
+                }
+                readDone();
+                return;
+            }
+            sessionBus.readFeature('Zoom', function (on) {
+                if (on !== zoom)
+                    console.log('Guided Access: Zoom ' + (on ? 'on' : 'off'));
+                zoom = on;
                 take(next);
-            readDone();
+                readDone();
+            }, function () { // Zoom stays as it was
+                take(next);
+                readDone();
+            });
         }, readDone); // the daemon is gone or refused: keep what is enforced
     }
 
@@ -162,6 +184,10 @@ Item {
             app: root.session.app
             presentation: root.session.presentation
         }
+    }
+    Loader {
+        active: root.enforcing && root.zoom
+        sourceComponent: Magnifier { bus: sessionBus }
     }
     Loader {
         active: root.enforcing && root.session.regions.length > 0
