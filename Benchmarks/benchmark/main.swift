@@ -276,6 +276,34 @@ rows.append(Row(figure: "RSS once those 100 left (MB)", ours: String(format: "%.
                                   (liveRSS - leftRSS) / (liveRSS - idleRSS) * 100),
                 target: "-", met: nil))
 
+progress("an exam app's assessment")
+// MARK: Assessment
+
+// BeginAssessment from an app managed.json lists (this process, by its
+// executable) until its reply, which comes once the lock is on and on
+// disk; the reference is a Start by a call (above). EndAssessment between.
+let examApp = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+try desktop.fixture.writeManagedConfig(#"{"Limits": {"PerApp": 10000}, "AssessmentApplications": ["\#(examApp)"]}"#)
+let listed = ContinuousClock.now
+while true {  // managed.json is followed within moments
+    do {
+        try await proxy.call(session.beginAssessment, [:])
+        break
+    } catch let error as DBusError where error.name.rawValue == ServiceErrorName.permissionDenied.rawValue && ContinuousClock.now - listed < .seconds(5) {
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}
+try await proxy.call(session.endAssessment)
+var begins: [Double] = []
+for _ in 0..<max(20, count / 4) {
+    begins.append(try await Measuring.milliseconds { try await proxy.call(session.beginAssessment, [:]) })
+    guard try await proxy.get(session.mode) == "assessment" else { throw BenchmarkFailure(description: "no assessment after BeginAssessment") }
+    try await proxy.call(session.endAssessment)
+}
+rows.append(Row(figure: "BeginAssessment → locked (ms)", ours: quantiles(begins),
+                reference: "Start by a call \(quantiles(startPlain))",
+                target: "p99 < 50", met: Measuring.percentile(begins, 0.99) < 50))
+
 progress("the administrator's Single App Mode (managed.json)")
 // MARK: Managed Single App Mode
 
