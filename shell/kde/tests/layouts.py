@@ -35,6 +35,9 @@ LAYOUTS = (
     ('scale1.25', 1, 1.25),
 )
 OUTPUT_WIDTH, OUTPUT_HEIGHT = 1280, 800
+# LAYOUTS=NAME,...: only those layouts (scripts/test runs each scale in one
+# KWin: each layout starts a KWin of its own, some 50 s of CI time).
+CHOSEN_LAYOUTS = [name for name in os.environ.get('LAYOUTS', '').split(',') if name]
 
 
 def rect(x, y, width, height):
@@ -603,6 +606,8 @@ class LayoutCases:
         chosen = os.environ.get('CASES')
         for layout in LAYOUTS:
             name = layout[0]
+            if CHOSEN_LAYOUTS and name not in CHOSEN_LAYOUTS:
+                continue
             cases = [(title, function) for title, function in self.layout_cases(name)
                      if not chosen or re.search(chosen, title)]
             if not cases:
