@@ -84,7 +84,7 @@ const ENFORCEABLE = [...Object.values(Contract.CAPABILITY), ...Contract.SYSTEM_R
 
 test('the claims: exactly what the KWin enforcer enforces, each a name the daemon accepts', () => {
     same(Claims.CLAIMS, ['app-lock', 'disabled-regions', 'app-switching', 'notifications', 'power-menu', 'touch', 'keyboards',
-        'also-allowed', 'accessibility-shortcut'], 'claims');
+        'also-allowed', 'accessibility-shortcut', 'assessment'], 'claims');
     for (const claim of Claims.CLAIMS)
         expect(ENFORCEABLE.includes(claim), `${claim} is not a name RegisterEnforcer accepts`);
     expect(Claims.ENFORCER_NAME === 'kwin', 'the enforcer is "kwin"');

@@ -13,7 +13,13 @@ var NUDGE_SHORTCUT = 'Guided Access session changed';
 
 var CLAIMS = [Contract.CAPABILITY.appLock, Contract.CAPABILITY.disabledRegions, Contract.SYSTEM_RESTRICTION.appSwitching,
     Contract.SYSTEM_RESTRICTION.notifications, Contract.SYSTEM_RESTRICTION.powerMenu, Contract.SYSTEM_RESTRICTION.touch,
-    Contract.SYSTEM_RESTRICTION.keyboards, Contract.CAPABILITY.alsoAllowed, Contract.CAPABILITY.accessibilityShortcut];
+    Contract.SYSTEM_RESTRICTION.keyboards, Contract.CAPABILITY.alsoAllowed, Contract.CAPABILITY.accessibilityShortcut,
+    // An assessment is a session locked to the exam app and its
+    // participants (AlsoAllowed), which the lock above keeps: so the script
+    // may say it keeps assessments, and when it goes during one (unloaded,
+    // disabled) the daemon tells the exam app it was interrupted. Not
+    // screen-capture or clipboard: a script cannot stop them (README.md).
+    Contract.CAPABILITY.assessment];
 
 // Whether the daemon's Enforcers property (name → list) lacks our claims as
 // they are now (a restarted daemon has forgotten them; a call replaced them).
