@@ -34,7 +34,48 @@ export function sessionFrom(properties) {
         mode: String(value('Mode', '')),
         alsoAllowed: listOfStrings(value('AlsoAllowed', [])),
         accessibilityShortcut: listOfStrings(value('AccessibilityShortcut', [])),
+        assessment: assessmentFrom(value('Assessment', {})),
     };
+}
+
+// The `Assessment` property (a{sv} under BeginAssessment's keys) as
+// {participants, allowsScreenCapture, allowsClipboard, allowsNotifications,
+// allowsAccessibilitySpeech, keepAccessibility, allowsSpellCheck,
+// timeLimit}, or null without an assessment (`{}`, or not a map). The
+// extension's proxy leaves each value a GLib.Variant (unpacked here);
+// KWin's DBusCall gives plain values. A key missing takes the daemon's
+// default; an `allows-` key that is not the boolean true allows nothing
+// (fail closed), `keep-accessibility` keeps unless it is the boolean false.
+export function assessmentFrom(map) {
+    if (map === null || typeof map !== 'object' || Array.isArray(map))
+        return null;
+    var keys = Object.keys(map);
+    if (keys.length === 0)
+        return null;
+    var plain = function (key) {
+        var v = map[key];
+        return v !== null && typeof v === 'object' && typeof v.recursiveUnpack === 'function' ? v.recursiveUnpack() : v;
+    };
+    var limit = Number(plain('time-limit'));
+    return {
+        participants: listOfStrings(plain('participants')),
+        allowsScreenCapture: plain('allows-screen-capture') === true,
+        allowsClipboard: plain('allows-clipboard') === true,
+        allowsNotifications: plain('allows-notifications') === true,
+        allowsAccessibilitySpeech: plain('allows-accessibility-speech') === true,
+        keepAccessibility: plain('keep-accessibility') !== false,
+        allowsSpellCheck: plain('allows-spell-check') === true,
+        timeLimit: isFinite(limit) && limit > 0 ? limit : 0, // s, 0 for none
+    };
+}
+
+// Whether `session` is an assessment that does not allow `what` (a field
+// of session.assessment: 'allowsScreenCapture', 'allowsClipboard', ...):
+// what its enforcer then switches off. False without a session or an
+// assessment.
+export function assessmentDenies(session, what) {
+    return session !== null && session !== undefined && session.enabled === true &&
+        session.assessment !== null && session.assessment !== undefined && session.assessment[what] !== true;
 }
 
 // The apps whose windows the person may reach: the session's app first,

@@ -13,6 +13,7 @@ import * as sessionModule from '../common/session.js';
 import * as identityModule from '../common/identity.js';
 import * as monitorsModule from '../common/monitors.js';
 import * as featuresModule from '../common/features.js';
+import {ASSESSMENT_OPTIONS} from '../common/contract.js';
 
 const common = `${GLib.path_get_dirname(GLib.path_get_dirname(GLib.filename_from_uri(import.meta.url)[0]))}/common`;
 
@@ -121,6 +122,42 @@ test('sessionFrom: a reply that is not a map changes nothing (null); Enabled mus
     same([Session.sessionFrom(null), Session.sessionFrom([1]), Session.sessionFrom('x')], [null, null, null], 'not maps');
     same([Session.sessionFrom({Enabled: 'true'}).enabled, Session.sessionFrom({Enabled: true}).enabled], [false, true],
         'a string is not true; control: true is');
+});
+
+test('assessmentFrom: every key of the contract read, defaults filled in, {} is none (fail closed on odd values)', Session => {
+    // As the extension's proxy gives a{sv}: each value still a GLib.Variant.
+    const variant = (type, value) => new GLib.Variant(type, value);
+    const all = Session.sessionFrom(Object.assign({}, GET_ALL, {
+        Mode: 'assessment', AlsoAllowed: ['org.example.Calc'],
+        Assessment: {
+            'participants': variant('as', ['org.example.Calc']), 'allows-screen-capture': variant('b', false),
+            'allows-clipboard': variant('b', true), 'allows-notifications': variant('b', false),
+            'allows-accessibility-speech': variant('b', true), 'keep-accessibility': variant('b', false),
+            'allows-spell-check': variant('b', false), 'time-limit': variant('t', 3600),
+        },
+    })).assessment;
+    same(all, {participants: ['org.example.Calc'], allowsScreenCapture: false, allowsClipboard: true,
+        allowsNotifications: false, allowsAccessibilitySpeech: true, keepAccessibility: false, allowsSpellCheck: false,
+        timeLimit: 3600}, 'GLib.Variant values');
+    same(Object.keys(all).sort(), Object.keys(ASSESSMENT_OPTIONS).sort(), 'one field per key of contract.js ASSESSMENT_OPTIONS');
+    // As KWin's DBusCall gives it: plain values; a key missing takes the daemon's default.
+    same(Session.assessmentFrom({'allows-screen-capture': true, 'participants': {0: 'x', length: 1}}),
+        {participants: ['x'], allowsScreenCapture: true, allowsClipboard: false, allowsNotifications: false,
+            allowsAccessibilitySpeech: false, keepAccessibility: true, allowsSpellCheck: false, timeLimit: 0}, 'plain values');
+    same([Session.sessionFrom(GET_ALL).assessment, Session.sessionFrom(Object.assign({}, GET_ALL, {Assessment: {}})).assessment,
+        Session.assessmentFrom(null), Session.assessmentFrom([1]), Session.assessmentFrom('x')],
+    [null, null, null, null, null], 'no assessment: an older daemon, {}, not a map');
+    same([Session.assessmentFrom({'allows-clipboard': 'true'}).allowsClipboard, Session.assessmentFrom({'allows-clipboard': 1}).allowsClipboard,
+        Session.assessmentFrom({'keep-accessibility': 0}).keepAccessibility, Session.assessmentFrom({'time-limit': -5}).timeLimit],
+    [false, false, true, 0], 'a string or a number allows nothing; control: see above');
+});
+
+test('assessmentDenies: what an enforcer switches off, only during an assessment that does not allow it', Session => {
+    const session = Session.sessionFrom(Object.assign({}, GET_ALL, {Assessment: {'allows-clipboard': true}}));
+    same([Session.assessmentDenies(session, 'allowsScreenCapture'), Session.assessmentDenies(session, 'allowsClipboard'),
+        Session.assessmentDenies(Session.sessionFrom(GET_ALL), 'allowsScreenCapture'),
+        Session.assessmentDenies(Object.assign({}, session, {enabled: false}), 'allowsScreenCapture'),
+        Session.assessmentDenies(null, 'allowsScreenCapture')], [true, false, false, false, false], 'denies');
 });
 
 test('denied: only "deny" denies, and nothing without a session', Session => {

@@ -143,16 +143,6 @@ class ModeCases:
         return f'control: Alt+Tab listed {", ".join(control)}; during: {", ".join(listed)}, switched to app-d and ' \
                'back; app-b kept minimized; with app-switching denied no switcher'
 
-    def red_team_also_allowed(self):
-        """The red team's keyboard and other-process ways during one session
-        that allows app-d too (its controls run beside each way without a
-        session): none leads out, Alt+Tab lists only the allowed apps."""
-        self.ensure_app('app-d')
-        try:
-            return self.redteam.run(kinds=('keyboard', 'other processes'), also_allowed=['app-d'])
-        finally:
-            self.stop_app('app-d')
-
     # -- the accessibility shortcut -----------------------------------------------
 
     def feature(self, name):

@@ -14,7 +14,9 @@ overlay window took a click, the extension stayed off, the app stayed
 gone). The session is started with no system restriction denied, the
 loosest kind; run(also_allowed=[...]) starts it with other apps allowed
 too (AlsoAllowed), where a switcher that lists only the allowed apps, or
-the focus on an allowed app's window, is not a way out.
+the focus on an allowed app's window, is not a way out; with
+assessment=True that session is an assessment whose participants are
+those apps (assessmentcases.py: app-a's own process begins and ends it).
 """
 
 import os
@@ -197,6 +199,7 @@ class RedTeam:
         self.kinds = None  # the kinds of way run() tries; None for all
         self.also_allowed = []  # the apps the sessions allow besides app-a
         self.controls = {}  # way → what its control found (kept for a run with also_allowed)
+        self.assessment = False  # the sessions are assessments (participants: also_allowed)
         cases.js(HELPERS)
         for accelerator in GRABBED:
             if not cases.js(f'global._ga.grab("{accelerator}")'):
@@ -250,7 +253,9 @@ class RedTeam:
                 control = attempt_and_look()
                 self.controls[name] = control
             self.undo()
-            if self.also_allowed:
+            if self.assessment:
+                self.t.begin(participants=self.also_allowed, wait=False)
+            elif self.also_allowed:
                 self.t.start_with('app-a', also_allowed=self.also_allowed)
             else:
                 self.t.start_session('app-a')
@@ -276,12 +281,14 @@ class RedTeam:
 
     # -- the ways ------------------------------------------------------------
 
-    def run(self, kinds=None, other_monitor=None, also_allowed=None):
+    def run(self, kinds=None, other_monitor=None, also_allowed=None, assessment=False):
         """Tries every way of `kinds` (all by default); with `other_monitor`
         (a rect), also the ways onto a second monitor; with `also_allowed`
-        (test apps' names), in sessions that allow those apps too."""
+        (test apps' names), in sessions that allow those apps too; with
+        `assessment`, in assessments whose participants they are."""
         self.kinds = kinds
         self.also_allowed = list(also_allowed or [])
+        self.assessment = assessment
         self.rows = []
         t = self.t
         fired = lambda: [f'accelerator {a} fired' for a in t.js('global._ga.fired')]  # noqa: E731
@@ -450,7 +457,11 @@ class RedTeam:
         self.summary = summary
         # With other apps allowed, a line of its own (scripts/test takes the last
         # `REDTEAM ` line as the suite's).
-        prefix = f'ALSO-ALLOWED ({", ".join(self.also_allowed)}) REDTEAM' if self.also_allowed else 'REDTEAM'
+        prefix = 'REDTEAM'
+        if self.assessment:
+            prefix = f'ASSESSMENT (participant {", ".join(self.also_allowed)}) REDTEAM'
+        elif self.also_allowed:
+            prefix = f'ALSO-ALLOWED ({", ".join(self.also_allowed)}) REDTEAM'
         self.t.log(f'{prefix} GNOME Shell {SHELL_MAJOR}: {summary}')
         bad = [row[1] for row in testable if not row[4].startswith('closed')]
         if bad:

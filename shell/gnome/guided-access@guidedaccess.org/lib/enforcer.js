@@ -11,6 +11,8 @@
 //   State expired, or the app cannot be brought back → the shield
 //   TimeLimitWarning → an OSD (SessionUI), a sound and speech (TimeAlerts)
 //   AccessibilityShortcut, Features1 → the accessibility switches (SessionUI)
+//   Assessment      → screen capture refused, the clipboard emptied at its
+//                     begin and end, unless it allows them (AssessmentGuard)
 //
 // Fail closed: while the name has no owner, whatever is enforced stays and
 // the daemon is activated again; its state, once loaded, is applied as is.
@@ -23,6 +25,7 @@ import {AppKeeper} from './appKeeper.js';
 import {SessionUI} from './sessionUI.js';
 import {SessionLock} from './sessionLock.js';
 import {TimeAlerts} from './timeAlerts.js';
+import {AssessmentGuard} from './assessmentGuard.js';
 import {shieldReason} from '../common/session.js';
 import {CAPABILITY, SYSTEM_RESTRICTION} from '../common/contract.js';
 import {enforcementPlan} from './enforcementPlan.js';
@@ -30,6 +33,7 @@ import {enforcementPlan} from './enforcementPlan.js';
 // What RegisterEnforcer announces: exactly what this extension enforces.
 export const CAPABILITIES = [
     CAPABILITY.appLock, CAPABILITY.disabledRegions, CAPABILITY.alsoAllowed, CAPABILITY.accessibilityShortcut,
+    CAPABILITY.assessment, CAPABILITY.screenCapture, CAPABILITY.clipboard,
     SYSTEM_RESTRICTION.appSwitching, SYSTEM_RESTRICTION.notifications,
     SYSTEM_RESTRICTION.powerMenu, SYSTEM_RESTRICTION.touch, SYSTEM_RESTRICTION.keyboards,
 ];
@@ -54,6 +58,7 @@ export class Enforcer {
         this._keeper = new AppKeeper(deps, () => this._showShield());
         this._ui = new SessionUI(deps, this._service);
         this._alerts = new TimeAlerts(deps);
+        this._guard = new AssessmentGuard(deps);
         this._settingIds = ['changed::show-region-outlines', 'changed::panel-menus-during-session']
             .map(signal => deps.settings.connect(signal, () => this._sync()));
         this._service.start();
@@ -63,11 +68,12 @@ export class Enforcer {
         for (const id of this._settingIds)
             this._deps.settings.disconnect(id);
         this._service.destroy();
+        this._guard.destroy(); // before _apply(null): disabling ends no assessment
         this._apply(null);
         this._ui.destroy();
         this._keeper.destroy();
         this._alerts.destroy();
-        this._service = this._keeper = this._ui = this._alerts = null;
+        this._service = this._keeper = this._ui = this._alerts = this._guard = null;
     }
 
     _sync() {
@@ -84,6 +90,7 @@ export class Enforcer {
     // Applies `session`, or ends the lock for null.
     _apply(session) {
         this._session = session;
+        this._guard?.apply(session);
         this._ui.setSession(session);
         this._keeper.follow(session?.app ?? null);
         if (session === null) {
