@@ -67,6 +67,15 @@ struct AutoLockSetting: Sendable {
     let value: @Sendable (UInt32) -> String
 }
 
+/// A key a session sets to one value, whatever it is otherwise.
+struct FixedSetting: Sendable {
+    let key: SettingKey
+    /// The GVariant type the key must have.
+    let type: String
+    /// The value the session writes, in GVariant text form.
+    let value: String
+}
+
 /// The contract's mapping tables, as built.
 enum DesktopMappings {
     static let features: [FeatureSetting] = [
@@ -111,6 +120,15 @@ enum DesktopMappings {
     static let autoLock: [AutoLockSetting] = [
         .init(key: "org.gnome.desktop.session/idle-delay", type: "u", value: { "\($0)" }),
         .init(key: "org.gnome.desktop.screensaver/lock-enabled", type: "b", value: { _ in "false" }),
+    ]
+
+    /// Spelling help an assessment switches off unless it allows it: IBus's
+    /// emoji picker (which also completes words from emoji names) and its
+    /// Unicode picker have no switch but their hotkeys, emptied here. Only
+    /// where IBus is installed; every desktop that runs IBus reads them.
+    static let spellingHelp: [FixedSetting] = [
+        .init(key: "org.freedesktop.ibus.panel.emoji/hotkey", type: "as", value: "@as []"),
+        .init(key: "org.freedesktop.ibus.panel.emoji/unicode-hotkey", type: "as", value: "@as []"),
     ]
 }
 

@@ -28,6 +28,8 @@ public final class GSettingsDesktop: DesktopSettings, @unchecked Sendable {
     private let restrictionKeys: [SystemRestriction: [RestrictionSetting]]
     /// The keys a session's auto-lock writes; empty when their schemas are not installed.
     private let autoLockKeys: [AutoLockSetting]
+    /// The keys an assessment's spelling help off writes; empty without IBus.
+    private let spellingKeys: [FixedSetting]
     private let handler = Locked<(@Sendable (DesktopSettingChange) -> Void)?>(nil)
     /// Every installed key as the store last confirmed it.
     private let cache = Locked<[SettingKey: CachedSetting]>([:])
@@ -47,23 +49,25 @@ public final class GSettingsDesktop: DesktopSettings, @unchecked Sendable {
 
     /// Looks up every key of the mapping tables, reads them and starts watching them.
     public init() {
-        let (installed, features, restrictions, autoLock, store) = thread.perform {
-            () -> (InstalledSettings, [FeatureSetting], [RestrictionSetting], [AutoLockSetting], String) in
+        let (installed, features, restrictions, autoLock, spelling, store) = thread.perform {
+            () -> (InstalledSettings, [FeatureSetting], [RestrictionSetting], [AutoLockSetting], [FixedSetting], String) in
             let installed = InstalledSettings()
             let features = DesktopMappings.features.filter { installed.install($0.key, requiredType: $0.mapping.keyType) }
             let restrictions = DesktopMappings.restrictions.filter { installed.install($0.key) }
             let autoLock = DesktopMappings.autoLock.filter { installed.install($0.key, requiredType: $0.type) }
-            return (installed, features, restrictions, autoLock, Self.backendName())
+            let spelling = DesktopMappings.spellingHelp.filter { installed.install($0.key, requiredType: $0.type) }
+            return (installed, features, restrictions, autoLock, spelling, Self.backendName())
         }
         self.installed = installed
         self.store = store
+        spellingKeys = spelling
         featureKeys = Dictionary(uniqueKeysWithValues: features.map { ($0.feature, $0) })
         restrictionKeys = Dictionary(grouping: restrictions, by: \.restriction)
         autoLockKeys = autoLock
         desktopFeatures = features.map(\.feature)
         problems = installed.problems
         let featuresByKey = Dictionary(grouping: features, by: \.key).mapValues { $0.map(\.feature) }
-        let sessionKeys = Set(restrictions.map(\.key) + autoLock.map(\.key))
+        let sessionKeys = Set(restrictions.map(\.key) + autoLock.map(\.key) + spelling.map(\.key))
         let keys = Set(features.map(\.key)).union(sessionKeys)
         thread.perform {
             for key in keys { _ = refresh(key) }
@@ -109,7 +113,7 @@ public final class GSettingsDesktop: DesktopSettings, @unchecked Sendable {
         return cache.withLock { $0[setting.key]?.writable } == false
     }
 
-    // MARK: A session's demands: system restrictions and auto-lock
+    // MARK: A session's demands: system restrictions, auto-lock, spelling help
 
     /// The keys that enforce `restriction`, less those the store did not keep.
     public func source(of restriction: SystemRestriction) -> String {
@@ -161,10 +165,15 @@ public final class GSettingsDesktop: DesktopSettings, @unchecked Sendable {
         let restrictions = demand.denied.flatMap { restrictionKeys[$0] ?? [] }.map {
             (key: $0.key, value: $0.deniedValue, purpose: "deny \($0.restriction.rawValue)", isRestriction: true)
         }
-        guard let seconds = demand.autoLock else { return restrictions }
-        return restrictions + autoLockKeys.map {
-            (key: $0.key, value: $0.value(seconds), purpose: "apply the session's auto-lock of \(seconds) s", isRestriction: false)
+        let autoLock = demand.autoLock.map { seconds in
+            autoLockKeys.map {
+                (key: $0.key, value: $0.value(seconds), purpose: "apply the session's auto-lock of \(seconds) s", isRestriction: false)
+            }
+        } ?? []
+        let spelling = !demand.spellingHelpOff ? [] : spellingKeys.map {
+            (key: $0.key, value: $0.value, purpose: "switch the assessment's spelling help off", isRestriction: false)
         }
+        return restrictions + autoLock + spelling
     }
 
     /// `SCHEMA/KEY`; a schema's name has no colon.

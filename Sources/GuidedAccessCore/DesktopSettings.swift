@@ -25,6 +25,9 @@ public struct DesktopDemand: Sendable, Equatable {
     /// Feature values the session holds (written through the features'
     /// sources, not an applier).
     public var features: [Feature: Bool] = [:]
+    /// True during an assessment that does not allow spelling help: the
+    /// desktop's input-method emoji and spelling pickers are switched off.
+    public var spellingHelpOff = false
 
     /// Asks nothing.
     public init() {}
@@ -41,7 +44,8 @@ public struct DesktopDemand: Sendable, Equatable {
 }
 
 /// Where the desktop lets a session's demands take effect (GSettings on
-/// GNOME): denied system restrictions and the display auto-lock. The model
+/// GNOME): denied system restrictions, the display auto-lock and an
+/// assessment's spelling help. The model
 /// decides what is demanded and keeps the originals durable; an applier
 /// only reads and writes settings.
 ///
@@ -151,6 +155,7 @@ extension GuidedAccessModel {
         // The session checked the range: -1 or 0 up to a day.
         var demand = DesktopDemand(denied: denied, autoLock: session.autoLock == AutoLock.desktop ? nil : UInt32(session.autoLock))
         demand.features = session.features
+        demand.spellingHelpOff = session.assessment.map { !$0.allowsSpellCheck } ?? false
         return demand
     }
 

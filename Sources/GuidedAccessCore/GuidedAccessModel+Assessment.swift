@@ -56,3 +56,24 @@ extension GuidedAccessModel {
             "\(what) does not end an assessment; \(session.app) ends it with EndAssessment, or an administrator with End")
     }
 }
+
+extension GuidedAccessModel {
+    /// What the running assessment's app hears when the enforcer `name`
+    /// stops covering `lost` (it left the bus, withdrew, or registered again
+    /// without them): interrupted when it kept the assessment on screen, or
+    /// kept a capture or the clipboard off that the assessment does not
+    /// allow. Nil without an assessment or when nothing it relied on is lost.
+    public func assessmentInterruption(enforcer name: String, lost: Set<String>) -> ModelChange? {
+        guard let configuration = session.assessment, session.mode == .assessment else { return nil }
+        if lost.contains(EnforcedCapability.assessment) {
+            return .assessmentInterrupted(reason: "the enforcer \(name) no longer keeps the assessment on screen")
+        }
+        if lost.contains(EnforcedCapability.screenCapture) && !configuration.allowsScreenCapture {
+            return .assessmentInterrupted(reason: "the enforcer \(name) could not stop a screen capture")
+        }
+        if lost.contains(EnforcedCapability.clipboard) && !configuration.allowsClipboard {
+            return .assessmentInterrupted(reason: "the enforcer \(name) no longer keeps the clipboard")
+        }
+        return nil
+    }
+}

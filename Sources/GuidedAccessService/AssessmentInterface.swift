@@ -39,12 +39,13 @@ extension GuidedAccessService {
         }
     }
 
-    /// An enforcer that kept the assessment's promises left: the app hears
-    /// the assessment was interrupted; the lock stays.
-    func enforcerLeft(_ name: String, capabilities: [String]) {
-        guard capabilities.contains(EnforcedCapability.assessment), read({ $0.mode == .assessment }) else { return }
-        log("assessment interrupted: enforcer \(name) left")
-        publish([.assessmentInterrupted(reason: "the enforcer \(name) that kept the assessment on screen left")])
+    /// The enforcer `name` no longer covers `lost` (it left, withdrew, or
+    /// registered again without them): when the assessment relied on any of
+    /// them, its app hears it was interrupted; the lock stays.
+    func enforcerDropped(_ name: String, lost: Set<String>) {
+        guard !lost.isEmpty, let interruption = read({ $0.assessmentInterruption(enforcer: name, lost: lost) }) else { return }
+        if case .assessmentInterrupted(let reason) = interruption { log("assessment interrupted: \(reason)") }
+        publish([interruption])
     }
 }
 

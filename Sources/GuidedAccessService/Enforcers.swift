@@ -44,13 +44,14 @@ final class EnforcerRegistry: Sendable {
         let capabilities: [String]
     }
 
-    /// Records (or replaces) what `connection` enforces; true when this
-    /// connection is new, so its leaving is still to be watched.
-    func register(_ connection: BusName, name: String, capabilities: [String]) -> Bool {
+    /// Records (or replaces) what `connection` enforces. `isNew` when this
+    /// connection is new, so its leaving is still to be watched; `lost`, what
+    /// it enforced before and no longer does.
+    func register(_ connection: BusName, name: String, capabilities: [String]) -> (isNew: Bool, lost: Set<String>) {
         state.withLock { state in
-            state.registrations.removeAll { $0.connection == connection }
+            let before = state.dropRegistration(of: connection)?.capabilities ?? []
             state.registrations.append(Registration(connection: connection, name: name, capabilities: capabilities))
-            return state.watched.insert(connection).inserted
+            return (state.watched.insert(connection).inserted, Set(before).subtracting(capabilities))
         }
     }
 
@@ -121,16 +122,19 @@ extension GuidedAccessService {
             log("enforcer \(registered.name) (\(caller.busName), \(caller.app)) withdrew")
             call.afterReply {
                 self.announceEnforcers()
-                self.enforcerLeft(registered.name, capabilities: registered.capabilities)
+                self.enforcerDropped(registered.name, lost: Set(registered.capabilities))
             }
             Task { await reviveEnforcer(named: registered.name, on: bus) }
             return
         }
         var capabilities: [String] = []
         for capability in restrictions where !capabilities.contains(capability) { capabilities.append(capability) }
-        let isNew = enforcers.register(caller.busName, name: name, capabilities: capabilities)
+        let (isNew, lost) = enforcers.register(caller.busName, name: name, capabilities: capabilities)
         log("enforcer \(name) (\(caller.busName), \(caller.app)) enforces: \(capabilities.joined(separator: ", "))")
-        call.afterReply { self.announceEnforcers() }
+        call.afterReply {
+            self.announceEnforcers()
+            self.enforcerDropped(name, lost: lost)
+        }
         guard isNew else { return }
         Task {
             do {
@@ -141,7 +145,7 @@ extension GuidedAccessService {
             if let registered = enforcers.remove(caller.busName) {
                 log("enforcer \(registered.name) (\(caller.busName)) left the bus")
                 announceEnforcers()
-                enforcerLeft(registered.name, capabilities: registered.capabilities)
+                enforcerDropped(registered.name, lost: Set(registered.capabilities))
                 await reviveEnforcer(named: registered.name, on: bus)
             }
         }

@@ -54,6 +54,33 @@ import Testing
         }
     }
 
+    @Test("time-limit: the assessment expires at its limit and stays locked until the app ends it")
+    func timeLimit() throws {
+        try withTemporaryDirectory { directory in
+            var model = try makeModel(in: directory)
+            _ = try model.beginAssessment(app: "org.example.Exam", configuration: AssessmentConfiguration(timeLimit: 60), now: t0)
+            #expect(try model.tick(now: at(30)).contains(.timeExpired) == false)
+            #expect(try model.tick(now: at(60)).contains(.timeExpired))
+            #expect(model.sessionState == .expired && model.enabled && model.mode == .assessment)
+            #expect { try model.passcodeChallenge(now: at(61)) } throws: { ($0 as? DomainError)?.name == "PermissionDenied" }
+            #expect(try model.endAssessment(requestedBy: "org.example.Exam", now: at(62)).contains(.assessmentEnded))
+        }
+    }
+
+    @Test("an enforcer no longer covering what the assessment relies on interrupts it: assessment always, screen-capture and clipboard only when denied")
+    func enforcerDrops() throws {
+        try withTemporaryDirectory { directory in
+            var model = try makeModel(in: directory)
+            #expect(model.assessmentInterruption(enforcer: "shell", lost: ["assessment"]) == nil, "no assessment: nothing to interrupt")
+            _ = try model.beginAssessment(app: "org.example.Exam", configuration: try AssessmentConfiguration(allowsClipboard: true), now: t0)
+            #expect(model.assessmentInterruption(enforcer: "shell", lost: ["clipboard", "touch"]) == nil, "the clipboard is allowed")
+            #expect(model.assessmentInterruption(enforcer: "shell", lost: ["screen-capture"])
+                    == .assessmentInterrupted(reason: "the enforcer shell could not stop a screen capture"))
+            #expect(model.assessmentInterruption(enforcer: "shell", lost: ["assessment", "screen-capture"])
+                    == .assessmentInterrupted(reason: "the enforcer shell no longer keeps the assessment on screen"))
+        }
+    }
+
     @Test("managed.json: AssessmentApplications is a list of app ids")
     func assessmentApplicationsInTheFile() throws {
         let config = try ManagedConfig.parse(Data(#"{"AssessmentApplications": ["org.example.Exam"]}"#.utf8), path: "managed.json")

@@ -93,4 +93,41 @@ struct AssessmentTests {
             #expect(actions.contains("begin-assessment") && actions.contains("end-assessment"))
         }
     }
+
+    @Test("an enforcer registering again without screen-capture interrupts an assessment that denies capture; dropping clipboard where it is allowed does not")
+    func enforcerDropsCapability() async throws {
+        try await withHarness(.init(startDaemon: false)) { h in
+            try h.writeManagedConfig(["AssessmentApplications": [Paths.pythonAppID]])
+            try await h.startDaemon()
+            let observer = try h.connect()
+            // Two streams: one given up after its timeout is over.
+            let interruptedEarly = try await observer.gaSignals(.session, "AssessmentInterrupted")
+            let interrupted = try await observer.gaSignals(.session, "AssessmentInterrupted")
+            let shell = try h.connect()
+            func register(_ capabilities: [String]) async throws {
+                _ = try await shell.ga(.session, "RegisterEnforcer",
+                                       [.string("test-shell"), .array(element: "s", capabilities.map(DBusValue.string))])
+            }
+            try await register(["app-lock", "assessment", "screen-capture", "clipboard"])
+            let exam = try await h.python("""
+                bus = connect()
+                iface(bus, SESSION).BeginAssessment(dbus.Dictionary({"allows-clipboard": True}, signature="sv"))
+                done(mode=str(iface(bus, PROPS).Get(SESSION, "Mode")))
+                """)
+            #expect(exam.string("mode") == "assessment", "\(exam.raw)")
+
+            // Control: the clipboard is allowed, so no longer keeping it interrupts nothing.
+            try await register(["app-lock", "assessment", "screen-capture"])
+            #expect(await next(interruptedEarly, timeout: .milliseconds(500)) == nil, "dropping an allowed clipboard interrupted it")
+
+            // Capture is denied: an enforcer that can no longer stop it interrupts it; the lock stays.
+            try await register(["app-lock", "assessment"])
+            let reason = await next(interrupted, timeout: .seconds(2))?.arguments.first
+            #expect(reason.map { "\($0)".contains("test-shell") && "\($0)".contains("screen capture") } == true,
+                    "\(String(describing: reason))")
+            #expect(try await observer.enabled())
+            #expect(try await observer.property(.session, "Mode", as: String.self) == "assessment")
+            shell.close()
+        }
+    }
 }

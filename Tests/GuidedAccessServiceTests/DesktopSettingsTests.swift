@@ -355,6 +355,55 @@ struct DesktopSettingsTests {
         }
     }
 
+    static var ibusInstalled: Bool {
+        FileManager.default.fileExists(atPath: "/usr/share/glib-2.0/schemas/org.freedesktop.ibus.gschema.xml")
+    }
+
+    @Test("an assessment that does not allow spell check empties IBus's emoji and Unicode hotkeys, and puts the user's back exactly; with allows-spell-check they stay",
+          .enabled(if: canRun && ibusInstalled, "needs IBus's settings (ibus-data) besides: \(reason)"))
+    func assessmentSpellingHelp() async throws {
+        try await withHarness(.init(startDaemon: false)) { h in
+            try h.writeManagedConfig(["AssessmentApplications": [Paths.pythonAppID]])
+            try await h.startDaemon()
+            let schema = "org.freedesktop.ibus.panel.emoji"
+            let mine = "['<Control><Alt>e']"
+            try await h.gsettingsSet(schema, "hotkey", mine)  // the user's own; unicode-hotkey stays at its default
+            let unicodeDefault = try await h.gsettingsGet(schema, "unicode-hotkey")
+            func assessment(_ configuration: String, _ check: () async throws -> Void) async throws {
+                let exam = try await h.python("""
+                    bus = connect()
+                    iface(bus, SESSION).BeginAssessment(dbus.Dictionary(\(configuration), signature="sv"))
+                    done(mode=str(iface(bus, PROPS).Get(SESSION, "Mode")))
+                    """)
+                #expect(exam.string("mode") == "assessment", "\(exam.raw)")
+                try await check()
+                let end = try await h.python("""
+                    bus = connect()
+                    iface(bus, SESSION).EndAssessment()
+                    done(mode=str(iface(bus, PROPS).Get(SESSION, "Mode")))
+                    """)
+                #expect(end.string("mode") == "", "\(end.raw)")
+            }
+
+            // Control: allowed, nothing changes.
+            try await assessment(#"{"allows-spell-check": True}"#) { () async throws in
+                #expect(try await h.gsettingsGet(schema, "hotkey") == mine)
+                #expect(try await h.gsettingsGet(schema, "unicode-hotkey") == unicodeDefault)
+            }
+            try await assessment("{}") { () async throws in
+                #expect(try await h.gsettingsGet(schema, "hotkey") == "@as []")
+                #expect(try await h.gsettingsGet(schema, "unicode-hotkey") == "@as []")
+                // Set back from outside during it: the daemon empties it again.
+                try await h.gsettingsSet(schema, "unicode-hotkey", "['<Control><Shift>u']")
+                #expect(try await eventually(timeout: .seconds(3)) { try await h.gsettingsGet(schema, "unicode-hotkey") == "@as []" })
+            }
+            #expect(try await eventually(timeout: .seconds(3)) { try await h.gsettingsGet(schema, "hotkey") == mine })
+            #expect(try await h.gsettingsGet(schema, "unicode-hotkey") == unicodeDefault)
+            let dconf = try await h.dconf(["read", "/desktop/ibus/panel/emoji/unicode-hotkey"])
+            #expect(dconf.output.isEmpty, "unicode-hotkey was reset, not pinned to its default: \(dconf.output)")
+        }
+    }
+
     @Test("GSETTINGS_BACKEND=keyfile: the same keys, in GLib's keyfile", .enabled(if: Requirements.canRunDaemon, .daemonReason))
     func keyfileBackend() async throws {
         try await withHarness(.init(settings: .keyfile)) { h in

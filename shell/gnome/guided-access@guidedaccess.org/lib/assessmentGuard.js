@@ -9,9 +9,12 @@
 //                                  assessment begins and when it ends
 //                                  (clipboard.js)
 //
-// Notifications and speech are the daemon's (system restriction,
-// features); `allows-spell-check` has no desktop switch the extension
-// could hold (docs/assessment.md). destroy() (the extension's disable())
+// A screencast that does not stop when told (RemoteAccessStop) means the
+// extension no longer keeps capture off: `captureKept(false)` says so, and
+// `captureKept(true)` once no assessment denies capture any more.
+//
+// Notifications, speech and spelling help are the daemon's (a system
+// restriction, features, IBus's settings; docs/assessment.md). destroy() (the extension's disable())
 // puts back what the parts changed and empties nothing: the assessment
 // goes on and is applied again at the next enable().
 
@@ -20,23 +23,36 @@ import {RemoteAccessStop, ScreenshotRefusal} from './screenCapture.js';
 import {clearClipboard} from './clipboard.js';
 
 export class AssessmentGuard {
-    constructor(deps) {
+    // captureKept(kept): called when whether capture is kept off changes.
+    constructor(deps, captureKept) {
         this._deps = deps;
+        this._captureKeptChanged = captureKept;
         this._capture = null; // [ScreenshotRefusal, RemoteAccessStop] while refused
+        this._captureKept = true; // false once a capture could not be stopped, until capture is no longer denied
         this._clipboardDenied = false; // during an assessment that does not allow it
     }
 
     // session: the session enforced now (../common/session.js), or null.
     apply(session) {
         const captureDenied = assessmentDenies(session, 'allowsScreenCapture');
-        if (captureDenied && this._capture === null)
-            this._capture = [new ScreenshotRefusal(this._deps), new RemoteAccessStop(this._deps)];
-        else if (!captureDenied)
+        if (captureDenied && this._capture === null) {
+            this._capture = [new ScreenshotRefusal(this._deps),
+                new RemoteAccessStop(this._deps, () => this._setCaptureKept(false))];
+        } else if (!captureDenied) {
             this._stopRefusing();
+            this._setCaptureKept(true);
+        }
         const clipboardDenied = assessmentDenies(session, 'allowsClipboard');
         if (clipboardDenied !== this._clipboardDenied)
             clearClipboard(this._deps); // begins, or ends
         this._clipboardDenied = clipboardDenied;
+    }
+
+    _setCaptureKept(kept) {
+        if (kept === this._captureKept)
+            return;
+        this._captureKept = kept;
+        this._captureKeptChanged(kept);
     }
 
     _stopRefusing() {

@@ -12,7 +12,9 @@
 //   TimeLimitWarning → an OSD (SessionUI), a sound and speech (TimeAlerts)
 //   AccessibilityShortcut, Features1 → the accessibility switches (SessionUI)
 //   Assessment      → screen capture refused, the clipboard emptied at its
-//                     begin and end, unless it allows them (AssessmentGuard)
+//                     begin and end, unless it allows them (AssessmentGuard);
+//                     a capture it cannot stop: registered again without
+//                     screen-capture (the daemon interrupts the assessment)
 //
 // Fail closed: while the name has no owner, whatever is enforced stays and
 // the daemon is activated again; its state, once loaded, is applied as is.
@@ -46,9 +48,10 @@ export class Enforcer {
         this._deps = deps;
         this._session = null; // the session enforced now, or null
         this._lock = null; // its SessionLock
+        this._capabilities = CAPABILITIES; // what is registered: all but screen-capture after a capture did not stop
         this._service = new ServiceClient(deps, {
             changed: () => this._sync(),
-            appeared: () => this._service.registerEnforcer(CAPABILITIES),
+            appeared: () => this._service.registerEnforcer(this._capabilities),
             timeLimitWarning: secondsLeft => {
                 this._ui.warn(secondsLeft);
                 this._alerts.announce(secondsLeft);
@@ -58,7 +61,10 @@ export class Enforcer {
         this._keeper = new AppKeeper(deps, () => this._showShield());
         this._ui = new SessionUI(deps, this._service);
         this._alerts = new TimeAlerts(deps);
-        this._guard = new AssessmentGuard(deps);
+        this._guard = new AssessmentGuard(deps, kept => {
+            this._capabilities = kept ? CAPABILITIES : CAPABILITIES.filter(c => c !== CAPABILITY.screenCapture);
+            this._service.registerEnforcer(this._capabilities);
+        });
         this._settingIds = ['changed::show-region-outlines', 'changed::panel-menus-during-session']
             .map(signal => deps.settings.connect(signal, () => this._sync()));
         this._service.start();

@@ -15,7 +15,9 @@
 //   and the shell's own screen recorder use) inhibited through the backend's
 //   remote access controller: mutter closes the running ones and refuses
 //   new ones ("Session creation inhibited", AccessDenied); a session that
-//   still reports a handle is stopped as it starts.
+//   still reports a handle is stopped as it starts, and one that has not
+//   stopped a second later is reported (`unstoppable`): the extension then
+//   no longer claims screen-capture, which interrupts the assessment.
 // The screenshot UI and the Print keys are closed in every session by
 // ShellLockdown.
 
@@ -24,6 +26,8 @@
 export const CAPTURE_METHODS = ['Screenshot', 'ScreenshotWindow', 'ScreenshotArea', 'InteractiveScreenshot', 'PickColor'];
 export const REFUSAL = 'org.freedesktop.DBus.Error.AccessDenied';
 export const REFUSAL_MESSAGE = 'Screen capture is not allowed during this assessment (Guided Access)';
+// How long a session told to stop has before it counts as unstoppable.
+export const STOP_GRACE_MS = 1000;
 
 export class ScreenshotRefusal {
     // deps: {Main}.
@@ -63,8 +67,12 @@ export class ScreenshotRefusal {
 }
 
 export class RemoteAccessStop {
-    // deps: {global}.
-    constructor({global}) {
+    // deps: {global, GLib}; unstoppable: called once a session has not
+    // stopped STOP_GRACE_MS after it was told to.
+    constructor({global, GLib}, unstoppable) {
+        this._GLib = GLib;
+        this._unstoppable = unstoppable;
+        this._waiting = new Map(); // handle → [its 'stopped' handler, the grace timeout]
         this._controller = global.backend?.get_remote_access_controller?.() ?? null;
         this._handleId = 0;
         if (this._controller === null) {
@@ -73,18 +81,41 @@ export class RemoteAccessStop {
             return;
         }
         this._controller.inhibit_remote_access();
-        this._handleId = this._controller.connect('new-handle', (_controller, handle) => {
-            log('Guided Access: a screencast or remote-desktop session started during the assessment: stopped');
-            try {
-                handle.stop();
-            } catch (error) {
-                // No method of the daemon takes this: the log says it.
-                logError(error, 'Guided Access: cannot stop a screencast or remote-desktop session during the assessment');
-            }
+        this._handleId = this._controller.connect('new-handle', (_controller, handle) => this._stop(handle));
+    }
+
+    _stop(handle) {
+        log('Guided Access: a screencast or remote-desktop session started during the assessment: stopping it');
+        const GLib = this._GLib;
+        const stoppedId = handle.connect('stopped', () => this._forget(handle));
+        const timeoutId = GLib.timeout_add(GLib.PRIORITY_DEFAULT, STOP_GRACE_MS, () => {
+            this._waiting.delete(handle);
+            handle.disconnect(stoppedId);
+            log('Guided Access: a screencast or remote-desktop session did not stop during the assessment');
+            this._unstoppable();
+            return GLib.SOURCE_REMOVE;
         });
+        this._waiting.set(handle, [stoppedId, timeoutId]);
+        try {
+            handle.stop();
+        } catch (error) {
+            logError(error, 'Guided Access: cannot stop a screencast or remote-desktop session during the assessment');
+        }
+    }
+
+    // `handle` stopped, or the assessment's refusal ends: no longer waited for.
+    _forget(handle) {
+        const [stoppedId, timeoutId] = this._waiting.get(handle) ?? [0, 0];
+        this._waiting.delete(handle);
+        if (stoppedId)
+            handle.disconnect(stoppedId);
+        if (timeoutId)
+            this._GLib.source_remove(timeoutId);
     }
 
     destroy() {
+        for (const handle of [...this._waiting.keys()])
+            this._forget(handle);
         if (this._controller === null)
             return;
         this._controller.disconnect(this._handleId);
