@@ -12,8 +12,8 @@ public struct SavedSetting: Codable, Sendable, Equatable {
 
 /// What a running session asks of the desktop's settings: that the ways
 /// out every session closes are closed (KWin's screen edges), the system
-/// restrictions it denies and its display auto-lock. Nothing when no
-/// session runs.
+/// restrictions it denies, its display auto-lock and, in an assessment,
+/// spelling help. Nothing when no session runs.
 public struct DesktopDemand: Sendable, Equatable {
     /// True while a session runs, whatever it denies.
     public var sessionRuns = false
@@ -45,9 +45,8 @@ public struct DesktopDemand: Sendable, Equatable {
 
 /// Where the desktop lets a session's demands take effect (GSettings on
 /// GNOME): denied system restrictions, the display auto-lock and an
-/// assessment's spelling help. The model
-/// decides what is demanded and keeps the originals durable; an applier
-/// only reads and writes settings.
+/// assessment's spelling help. The model decides what is demanded and keeps
+/// the originals durable; an applier only reads and writes settings.
 ///
 /// Settings are named by an opaque id (`SCHEMA/KEY` for GSettings).
 /// `source`, `settings` and `originals` are called with the model's lock
@@ -145,8 +144,9 @@ extension GuidedAccessModel {
         })
     }
 
-    /// What the desktop should do now: the denied restrictions and the
-    /// auto-lock of a running session; nothing without one.
+    /// What the desktop should do now: the denied restrictions, the
+    /// auto-lock and an assessment's spelling help of a running session;
+    /// nothing without one.
     var desktopDemand: DesktopDemand {
         guard session.isLocked else { return DesktopDemand() }
         let denied = Set(session.systemRestrictions.compactMap { name, state in

@@ -2,10 +2,13 @@
 // The session as the daemon publishes it, and the time it has left: the
 // logic both enforcers need, written once. An ES module for the GNOME
 // Shell extension (lib/ imports ../common/session.js); the KWin scripts get
-// it as a plain script (shell/kde/install drops the `export` keywords, as
-// QML's JavaScript imports take them), so it keeps to what both engines
-// run: var, function declarations, no optional chaining. Pure logic,
-// unit tested once in shell/tests/common.js.
+// it as a plain script (shell/kde/install drops the `export` keywords and
+// makes the namespace import below QML's `.import "contract.js" as
+// Contract`, as QML's JavaScript imports take them), so it keeps to what
+// both engines run: var, function declarations, no optional chaining. Pure
+// logic, unit tested once in shell/tests/common.js.
+
+import * as Contract from './contract.js';
 
 // The session, or null when `properties` is not a map (a reply that is not
 // what the contract says changes nothing: the caller keeps what it has).
@@ -52,19 +55,22 @@ export function assessmentFrom(map) {
     var keys = Object.keys(map);
     if (keys.length === 0)
         return null;
+    // The daemon's keys as contract.js names them (generated from its
+    // declarations), so that none is spelt here.
+    var KEY = Contract.ASSESSMENT_OPTIONS;
     var plain = function (key) {
         var v = map[key];
         return v !== null && typeof v === 'object' && typeof v.recursiveUnpack === 'function' ? v.recursiveUnpack() : v;
     };
-    var limit = Number(plain('time-limit'));
+    var limit = Number(plain(KEY.timeLimit));
     return {
-        participants: listOfStrings(plain('participants')),
-        allowsScreenCapture: plain('allows-screen-capture') === true,
-        allowsClipboard: plain('allows-clipboard') === true,
-        allowsNotifications: plain('allows-notifications') === true,
-        allowsAccessibilitySpeech: plain('allows-accessibility-speech') === true,
-        keepAccessibility: plain('keep-accessibility') !== false,
-        allowsSpellCheck: plain('allows-spell-check') === true,
+        participants: listOfStrings(plain(KEY.participants)),
+        allowsScreenCapture: plain(KEY.allowsScreenCapture) === true,
+        allowsClipboard: plain(KEY.allowsClipboard) === true,
+        allowsNotifications: plain(KEY.allowsNotifications) === true,
+        allowsAccessibilitySpeech: plain(KEY.allowsAccessibilitySpeech) === true,
+        keepAccessibility: plain(KEY.keepAccessibility) !== false,
+        allowsSpellCheck: plain(KEY.allowsSpellCheck) === true,
         timeLimit: isFinite(limit) && limit > 0 ? limit : 0, // s, 0 for none
     };
 }

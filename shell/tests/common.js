@@ -5,8 +5,9 @@
 //
 // Each test runs twice: against the ES modules as the GNOME Shell extension
 // imports them, and against the plain scripts shell/kde/install makes of
-// them for KWin's QML (the same text without `export`). Prints one line per
-// test and "N passed, N failed"; exits 1 on a failure.
+// them for KWin's QML (the same text without `export`, its imports QML's
+// `.import`). Prints one line per test and "N passed, N failed"; exits 1
+// on a failure.
 import GLib from 'gi://GLib';
 
 import * as sessionModule from '../common/session.js';
@@ -17,13 +18,23 @@ import {ASSESSMENT_OPTIONS} from '../common/contract.js';
 
 const common = `${GLib.path_get_dirname(GLib.path_get_dirname(GLib.filename_from_uri(import.meta.url)[0]))}/common`;
 
-// A file of shell/common loaded as KWin loads what shell/kde/install wrote.
+// A file of shell/common loaded as KWin loads what shell/kde/install wrote
+// (without `export`; a namespace import made `.import "X.js" as Name`, which
+// QML resolves to that plain script's functions and vars, as here).
 function asKWinScript(name) {
     const [, bytes] = GLib.file_get_contents(`${common}/${name}`);
-    const text = new TextDecoder().decode(bytes).replace(/^export /gm, '');
+    const imports = {};
+    const text = new TextDecoder().decode(bytes).replace(/^export /gm, '')
+        .replace(/^import \* as (\w+) from '\.\/([\w.-]+\.js)';$/gm, '.import "$2" as $1')
+        .replace(/^\.import "([\w.-]+\.js)" as (\w+)$/gm, (_line, file, as) => {
+            imports[as] = asKWinScript(file);
+            return '';
+        });
+    if (/^\s*(import|export) /m.test(text))
+        throw new Error(`${name}: module syntax that shell/kde/install leaves for KWin`);
     const names = [...text.matchAll(/^(?:function|var)\s+([A-Za-z_$][\w$]*)/gm)].map(match => match[1]);
     // eslint-disable-next-line no-new-func
-    return new Function(`${text}\nreturn {${names.join(', ')}};`)();
+    return new Function(...Object.keys(imports), `${text}\nreturn {${names.join(', ')}};`)(...Object.values(imports));
 }
 
 // The features of the contract: Features1's boolean properties, as generated into dbus/.
@@ -150,6 +161,19 @@ test('assessmentFrom: every key of the contract read, defaults filled in, {} is 
     same([Session.assessmentFrom({'allows-clipboard': 'true'}).allowsClipboard, Session.assessmentFrom({'allows-clipboard': 1}).allowsClipboard,
         Session.assessmentFrom({'keep-accessibility': 0}).keepAccessibility, Session.assessmentFrom({'time-limit': -5}).timeLimit],
     [false, false, true, 0], 'a string or a number allows nothing; control: see above');
+});
+
+test('assessmentFrom: each field read from its own key of contract.js ASSESSMENT_OPTIONS (each key set alone, off its default)', Session => {
+    const defaults = {participants: [], allowsScreenCapture: false, allowsClipboard: false, allowsNotifications: false,
+        allowsAccessibilitySpeech: false, keepAccessibility: true, allowsSpellCheck: false, timeLimit: 0};
+    const unusual = {participants: ['org.example.Calc'], allowsScreenCapture: true, allowsClipboard: true,
+        allowsNotifications: true, allowsAccessibilitySpeech: true, keepAccessibility: false, allowsSpellCheck: true,
+        timeLimit: 60};
+    same(Object.keys(unusual).sort(), Object.keys(ASSESSMENT_OPTIONS).sort(), 'a value for every key of the contract');
+    for (const field of Object.keys(ASSESSMENT_OPTIONS)) {
+        same(Session.assessmentFrom({[ASSESSMENT_OPTIONS[field]]: unusual[field]}),
+            Object.assign({}, defaults, {[field]: unusual[field]}), `${ASSESSMENT_OPTIONS[field]} alone`);
+    }
 });
 
 test('assessmentDenies: what an enforcer switches off, only during an assessment that does not allow it', Session => {

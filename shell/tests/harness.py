@@ -33,6 +33,17 @@ OBJECT_PATH = CONTRACT['OBJECT_PATH']
 PASSCODE = '2468'
 
 
+# The assessment's keys the daemon enforces alone, the same on every
+# desktop, and the swift tests of scripts/test's run that prove them.
+DAEMON_ASSESSMENT_PROOFS = {
+    'allows-accessibility-speech': 'enforced by the daemon on every desktop (swift test "speech features: off unless allowed…")',
+    'keep-accessibility': 'enforced by the daemon on every desktop (swift test "speech features: off unless allowed…")',
+    'allows-spell-check': 'enforced by the daemon where IBus is installed, on every desktop (swift test '
+                          '"an assessment that does not allow spell check empties IBus\'s emoji and Unicode hotkeys…")',
+    'time-limit': 'enforced by the daemon on every desktop (swift test "time-limit: the assessment expires…")',
+}
+
+
 def log(message):
     print(message, flush=True)
 
@@ -228,6 +239,32 @@ class SuiteCases:
     def seen(self):
         """What is on screen, appended to a failure's message."""
         return ''
+
+    def print_assessment_keys(self, proofs):
+        """One `ASSESSMENT KEY: STATUS` line per configuration key of
+        BeginAssessment (the contract's), saying how this run proved it on
+        this shell. `proofs` maps a key to the names (or name beginnings) of
+        the cases that prove it, to (those names, what they prove when it is
+        less than the whole key), or to a text: what the daemon's tests prove,
+        or why it is not possible here. A key is proven only when each of
+        its cases ran and passed (scripts/test gathers the lines in a table)."""
+        results = dict(self.results)
+        for key in CONTRACT['ASSESSMENT_OPTIONS'].values():
+            proof = {**DAEMON_ASSESSMENT_PROOFS, **proofs}.get(key, 'NOT PROVEN: no case is named for it')
+            if isinstance(proof, str):
+                log(f'ASSESSMENT {key}: {proof}')
+                continue
+            proof, proven = proof if isinstance(proof, tuple) else (proof, 'enforced')
+            found = [[name for name in results if name.startswith(start)] for start in proof]
+            missing = [start for start, names in zip(proof, found) if not names]
+            failed = [name for names in found for name in names if not results[name]]
+            if missing or failed:
+                status = 'NOT PROVEN: ' + '; '.join([f'"{name}" failed' for name in failed]
+                                                    + [f'"{start}…" not run' for start in missing])
+            else:
+                status = f'{proven} ({len(proof)} case{"s" if len(proof) > 1 else ""} passed: ' + \
+                    '; '.join(f'"{start}…"' for start in proof) + ')'
+            log(f'ASSESSMENT {key}: {status}')
 
     def summary(self):
         """The closing line, and the exit status."""

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The GNOME suite's cases of Assessment mode (mixed into run's Cases), each
 beside its control. The exam app is app-a: managed.json lists it in
-AssessmentApplications, and a process of its own (assessmentclient.py run
+AssessmentApplications, and a process of its own (shell/tests/exam.py run
 with app-a's interpreter copy, so the daemon gives it app-a's id) calls
 BeginAssessment and EndAssessment and hears the Assessment* signals. Other
 processes' captures come from a second client run with app-c's
@@ -36,6 +36,21 @@ ASSESSMENT_HELPERS = r"""
                 ga.clipboard = texts;
         }));
     };
+    // A screencast or remote-desktop session's handle as mutter reports one
+    // to the shell; `stops`: whether it obeys stop() (mutter's always do).
+    const {GObject, Meta} = imports.gi;
+    ga.CaptureHandle ??= GObject.registerClass(class GuidedAccessTestCaptureHandle extends Meta.RemoteAccessHandle {
+        vfunc_stop() {
+            if (this.stops)
+                this.emit('stopped');
+        }
+    });
+    ga.capture = stops => {
+        const handle = new ga.CaptureHandle();
+        handle.stops = stops;
+        global.backend.get_remote_access_controller().emit('new-handle', handle);
+        return true;
+    };
     ga.screenshotUIShown = () => Main.screenshotUI?.visible ?? false;
     ga.closeScreenshotUI = () => { if (Main.screenshotUI?.visible) Main.screenshotUI.close(true); };
     return true;
@@ -44,14 +59,14 @@ ASSESSMENT_HELPERS = r"""
 
 
 class Client:
-    """A running assessmentclient.py as app `name`; ask() sends a command and
+    """A running exam.py (shell/tests) as app `name`; ask() sends a command and
     returns what came of it."""
 
     def __init__(self, cases, name):
         self.name = name
         self.log_path = f'{cases.work}/logs/assessment-{name}.log'
         self.process = subprocess.Popen(
-            [f'{cases.work}/bin/{name}', f'{cases.work}/bin/assessmentclient.py', self.log_path],
+            [f'{cases.work}/bin/{name}', f'{cases.work}/bin/exam.py', self.log_path],
             stdin=subprocess.PIPE, text=True, env=cases.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True)
         cases.remember_group(self.process.pid)
@@ -184,7 +199,7 @@ class AssessmentCases:
                      what='app-b to stay unreachable')
             if self.window('app-d')['minimized']:
                 raise AssertionError('the participant app-d was minimized')
-            if not exam.has('signal AssessmentBegan '):
+            if not exam.has('signal AssessmentBegan'):
                 raise AssertionError(f'app-a did not hear AssessmentBegan: {exam.lines()[-5:]}')
         finally:
             self.end_assessment()
@@ -335,6 +350,75 @@ class AssessmentCases:
         return f'app-a heard AssessmentInterrupted ("{reason}"), the assessment kept; re-enabled, locked again ' \
                '(control: no signal before the disable)'
 
+    def assessment_notifications(self):
+        """A notification sent during an assessment shows no banner (it is
+        queued); control: with allows-notifications it shows."""
+        self.ensure_apps('app-a', 'app-b')
+        wait_for(lambda: self.bus.name_has_owner('org.freedesktop.Notifications'), 10,
+                 what='org.freedesktop.Notifications to have an owner')
+        self.begin(allows_notifications=True)
+        try:
+            allowed = self.notify('allowed during the assessment')
+            wait_for(self.banner_shown, 5, what='a banner with allows-notifications (control)')
+            self.close_notification(allowed)
+        finally:
+            self.end_assessment()
+        self.begin()
+        try:
+            during = self.notify('during the assessment')
+            wait_for(lambda: self.js('global._gaShell.Main.messageTray._notificationQueue'
+                                     '.some(n => n.title === "during the assessment")'), 5, what='the notification to arrive')
+            deadline = time.monotonic() + 1.5
+            while time.monotonic() < deadline:
+                if self.banner_shown():
+                    raise AssertionError('a banner was shown during an assessment that does not allow notifications')
+                time.sleep(0.05)
+        finally:
+            self.end_assessment()
+        self.close_notification(during)
+        return 'no banner during it (the notification queued); control: a banner with allows-notifications'
+
+    def enforced_by_shell(self):
+        return [str(c) for c in dict(self.prop('Enforcers')).get('gnome-shell', [])]
+
+    def capture_unstoppable(self):
+        """A screencast that does not stop when the extension stops it (a
+        session's handle, as mutter reports one, that ignores stop())
+        interrupts the assessment: the extension registers again without
+        screen-capture, app-a hears AssessmentInterrupted naming the screen
+        capture, the lock stays; after the end the extension claims
+        screen-capture again. Control: a handle that stops interrupts
+        nothing and the claim stays."""
+        self.ensure_apps('app-a', 'app-b')
+        exam = self.exam()
+        self.begin()
+        interrupted = lambda: [line for line in exam.lines() if line.startswith('signal AssessmentInterrupted')]  # noqa: E731
+        capability = CONTRACT['CAPABILITY']['screenCapture']
+        try:
+            heard = len(interrupted())
+            self.js('global._ga.capture(true)')
+            time.sleep(1.5)  # past the extension's second of grace
+            if len(interrupted()) != heard or capability not in self.enforced_by_shell():
+                raise AssertionError(f'control: a capture that stopped interrupted the assessment {interrupted()[heard:]} '
+                                     f'or changed the claim {self.enforced_by_shell()}')
+            started = time.monotonic()
+            self.js('global._ga.capture(false)')
+            wait_for(lambda: len(interrupted()) > heard, 3, 0.02, what='AssessmentInterrupted')
+            after = time.monotonic() - started
+            reason = interrupted()[-1].split(' ', 2)[2]
+            if 'screen capture' not in reason:
+                raise AssertionError(f'AssessmentInterrupted gives the reason "{reason}"')
+            if capability in self.enforced_by_shell():
+                raise AssertionError(f'the extension still claims {capability}: {self.enforced_by_shell()}')
+            if not self.prop('Enabled') or str(self.prop('Mode')) != CONTRACT['SESSION_MODE']['assessment']:
+                raise AssertionError('the assessment ended with the unstoppable capture')
+            self.wait_locked()
+        finally:
+            self.end_assessment()
+        wait_for(lambda: capability in self.enforced_by_shell(), 5, what=f'the extension to claim {capability} again')
+        return f'app-a heard AssessmentInterrupted ("{reason}") {after * 1000:.0f} ms after the capture started, ' \
+               f'the lock kept, {capability} claimed again after the end (control: a capture that stopped: no signal)'
+
     def assessment_figure(self):
         """FIGURE begin → lock: from app-a's BeginAssessment call to app-b
         minimized on screen (not asserted)."""
@@ -359,6 +443,6 @@ class AssessmentCases:
         self.ensure_apps('app-a', 'app-d')
         self.exam()
         try:
-            return self.redteam.run(kinds=('keyboard', 'other processes'), also_allowed=['app-d'], assessment=True)
+            return self.redteam.run(kinds=('keyboard', 'other processes'), participants=['app-d'])
         finally:
             self.stop_app('app-d')

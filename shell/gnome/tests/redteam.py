@@ -12,11 +12,11 @@ workspace changed, or the way's own sign appeared (an accelerator that
 gnome-settings-daemon grabbed fired, mutter's VT switch handler ran, an
 overlay window took a click, the extension stayed off, the app stayed
 gone). The session is started with no system restriction denied, the
-loosest kind; run(also_allowed=[...]) starts it with other apps allowed
-too (AlsoAllowed), where a switcher that lists only the allowed apps, or
-the focus on an allowed app's window, is not a way out; with
-assessment=True that session is an assessment whose participants are
-those apps (assessmentcases.py: app-a's own process begins and ends it).
+loosest kind; run(participants=[...]) makes it an assessment whose
+participants are those apps (assessmentcases.py: app-a's own process
+begins and ends it), so they are allowed too (AlsoAllowed), where a
+switcher that lists only the allowed apps, or the focus on an allowed
+app's window, is not a way out.
 """
 
 import os
@@ -197,9 +197,8 @@ class RedTeam:
         self.t = cases
         self.rows = []  # (kind, way, control, during, verdict)
         self.kinds = None  # the kinds of way run() tries; None for all
-        self.also_allowed = []  # the apps the sessions allow besides app-a
-        self.controls = {}  # way → what its control found (kept for a run with also_allowed)
-        self.assessment = False  # the sessions are assessments (participants: also_allowed)
+        self.participants = []  # with some, the sessions are assessments that allow them besides app-a
+        self.controls = {}  # way → what its control found (kept for a run with participants)
         cases.js(HELPERS)
         for accelerator in GRABBED:
             if not cases.js(f'global._ga.grab("{accelerator}")'):
@@ -209,7 +208,7 @@ class RedTeam:
 
     def escapes(self):
         self.t.js('global._ga.note = null')
-        found = self.t.js(f'global._ga.escapes("app-a", 0, {list(self.also_allowed)!r})')
+        found = self.t.js(f'global._ga.escapes("app-a", 0, {list(self.participants)!r})')
         self.note = self.note or self.t.js('global._ga.note')
         return found
 
@@ -246,17 +245,15 @@ class RedTeam:
             return found
 
         try:
-            # With other apps allowed the controls are those of the run
-            # without (the same ways, no session): not run twice.
-            control = self.controls.get(name) if self.also_allowed else None
+            # In assessments the controls are those of the run without
+            # (the same ways, no session): not run twice.
+            control = self.controls.get(name) if self.participants else None
             if control is None:
                 control = attempt_and_look()
                 self.controls[name] = control
             self.undo()
-            if self.assessment:
-                self.t.begin(participants=self.also_allowed, wait=False)
-            elif self.also_allowed:
-                self.t.start_with('app-a', also_allowed=self.also_allowed)
+            if self.participants:
+                self.t.begin(participants=self.participants, wait=False)
             else:
                 self.t.start_session('app-a')
             try:
@@ -281,14 +278,12 @@ class RedTeam:
 
     # -- the ways ------------------------------------------------------------
 
-    def run(self, kinds=None, other_monitor=None, also_allowed=None, assessment=False):
+    def run(self, kinds=None, other_monitor=None, participants=None):
         """Tries every way of `kinds` (all by default); with `other_monitor`
-        (a rect), also the ways onto a second monitor; with `also_allowed`
-        (test apps' names), in sessions that allow those apps too; with
-        `assessment`, in assessments whose participants they are."""
+        (a rect), also the ways onto a second monitor; with `participants`
+        (test apps' names), in assessments whose participants they are."""
         self.kinds = kinds
-        self.also_allowed = list(also_allowed or [])
-        self.assessment = assessment
+        self.participants = list(participants or [])
         self.rows = []
         t = self.t
         fired = lambda: [f'accelerator {a} fired' for a in t.js('global._ga.fired')]  # noqa: E731
@@ -455,13 +450,11 @@ class RedTeam:
         if absent:
             summary += f' ({absent} not in this shell version)'
         self.summary = summary
-        # With other apps allowed, a line of its own (scripts/test takes the last
+        # In assessments, a line of its own (scripts/test takes the last
         # `REDTEAM ` line as the suite's).
         prefix = 'REDTEAM'
-        if self.assessment:
-            prefix = f'ASSESSMENT (participant {", ".join(self.also_allowed)}) REDTEAM'
-        elif self.also_allowed:
-            prefix = f'ALSO-ALLOWED ({", ".join(self.also_allowed)}) REDTEAM'
+        if self.participants:
+            prefix = f'ASSESSMENT (participant {", ".join(self.participants)}) REDTEAM'
         self.t.log(f'{prefix} GNOME Shell {SHELL_MAJOR}: {summary}')
         bad = [row[1] for row in testable if not row[4].startswith('closed')]
         if bad:

@@ -22,13 +22,15 @@ function readText(path) {
 }
 
 // A file as shell/kde/install writes it under code/: its own, or one of
-// shell/common without its `export` keywords.
+// shell/common without its `export` keywords and with its namespace
+// imports as QML's `.import "X.js" as Name`.
 function installedText(name) {
     if (name.startsWith('/'))
         return readText(name);
     const own = `${code}/${name}`;
     return GLib.file_test(own, GLib.FileTest.EXISTS) ? readText(own)
-        : readText(`${common}/${name}`).replace(/^export /gm, '');
+        : readText(`${common}/${name}`).replace(/^export /gm, '')
+            .replace(/^import \* as (\w+) from '\.\/([\w.-]+\.js)';$/gm, '.import "$2" as $1');
 }
 
 // The top-level functions and vars of a plain script (under code/ unless a
