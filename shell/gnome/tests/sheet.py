@@ -61,11 +61,21 @@ SHEET_HELPERS = r"""
         closeSheet() {
             ga.sheet()?.close();
         },
+        // Clicks the sheet's button `label`; false (no click) while it is
+        // not laid out yet: on GNOME 48 a dialog opened without animations
+        // is OPENED before its first allocation, and its buttons' position
+        // is NaN until then (a pointer moved there has no monitor: mutter
+        // aborts at the next window it places).
         clickButton(label) {
             const sheet = ga.sheet();
-            const button = descendants(sheet).find(a => a.mapped && a.label === label);
+            const button = sheet && descendants(sheet).find(a => a.mapped && a.label === label);
+            if (!button)
+                return false;
             const [x, y] = button.get_transformed_position();
+            if (!Number.isFinite(x) || !Number.isFinite(y) || !button.has_allocation())
+                return false;
             ga.click(x + button.width / 2, y + button.height / 2);
+            return true;
         },
         // Where the preview is on the stage and how much smaller than the monitor.
         preview() {
@@ -76,6 +86,8 @@ SHEET_HELPERS = r"""
                     monitorX: monitor.x, monitorY: monitor.y};
         },
         drag(x0, y0, x1, y1) {
+            if (![x0, y0, x1, y1].every(Number.isFinite))
+                throw new Error(`drag ${x0}, ${y0} → ${x1}, ${y1}`);
             const pointer = ga.pointer;
             pointer.notify_absolute_motion(now(), x0, y0);
             pointer.notify_button(now(), Clutter.BUTTON_PRIMARY, Clutter.ButtonState.PRESSED);
@@ -196,6 +208,10 @@ class StartSheetCases:
         self.js(f'{self.end_shortcut}; {self.end_shortcut}; {self.end_shortcut}')
         wait_for(lambda: self.js('global._ga.sheet() !== null'), 10, what='the start sheet')
 
+    def click_button(self, label):
+        """Clicks the sheet's button `label` once it is laid out."""
+        wait_for(lambda: self.js(f'global._ga.clickButton({label!r})'), 5, what=f'the button {label} laid out')
+
     def wait_closed(self):
         wait_for(lambda: self.js('global._ga.sheet() === null'), 5, what='the sheet to close')
 
@@ -221,7 +237,7 @@ class StartSheetCases:
         return (left, top, right - left, bottom - top)
 
     def start_and_wait(self, regions=0):
-        self.js("global._ga.clickButton('Start')")
+        self.click_button('Start')
         wait_for(lambda: self.c.prop('Enabled'), 30, what='the session to start')
         self.wait_closed()
         self.c.wait_locked(regions)
@@ -465,7 +481,7 @@ class StartSheetCases:
             # A region with its remove button, and the time limit's steppers
             # shown, so that every kind of control the sheet has is there.
             if not self.js('global._ga.namedLike("Switched-off region")'):
-                self.js("global._ga.clickButton('Add Region')")
+                self.click_button('Add Region')
                 wait_for(lambda: self.js('global._ga.namedLike("Switched-off region")'), 3, what='a region')
             if not self.js('global._ga.named("Fewer Hours")'):
                 self.press('Time Limit')
@@ -615,21 +631,21 @@ class StartSheetCases:
         if self.c.prop('PasscodeSet'):
             raise AssertionError('control: a passcode is still set')
         self.open_sheet('app-a')
-        self.js("global._ga.clickButton('Start')")
+        self.click_button('Start')
         wait_for(lambda: self.js('global._ga.named("New passcode") !== null'), 5, what='the passcode page')
         a11y = Accessibility(self.c.env['DBUS_SESSION_BUS_ADDRESS'])
         sheet = a11y.wait_find(a11y.wait_app('gnome-shell', 10), 'dialog', 'Start Guided Access', 10)
         walked = self.walk(a11y, sheet, 'start sheet, first start', ('Set Passcode and Start', 'Back'))
         self.type_into('New passcode', '1357')
         self.type_into('Confirm passcode', '9999')
-        self.js("global._ga.clickButton('Set Passcode and Start')")
+        self.click_button('Set Passcode and Start')
         mismatch = wait_for(lambda: 'do not match' in (self.js('global._ga.message()') or ''), 5,
                             what='the sheet to say the passcodes differ')
         if self.c.prop('Enabled') or self.c.prop('PasscodeSet'):
             raise AssertionError('mismatched passcodes started a session or set a passcode')
         self.type_into('New passcode', self.passcode)
         self.type_into('Confirm passcode', self.passcode)
-        self.js("global._ga.clickButton('Set Passcode and Start')")
+        self.click_button('Set Passcode and Start')
         self.wait_started('the session to start with the new passcode')
         set_then = self.c.prop('PasscodeSet')
         self.c.end_session()
@@ -643,15 +659,15 @@ class StartSheetCases:
         open(deny, 'w').close()
         try:
             self.open_sheet('app-a')
-            self.js("global._ga.clickButton('Start')")
+            self.click_button('Start')
             wait_for(lambda: self.js('global._ga.named("New passcode") !== null'), 5, what='the passcode page')
             self.type_into('New passcode', '1357')
             self.type_into('Confirm passcode', '1357')
-            self.js("global._ga.clickButton('Set Passcode and Start')")
+            self.click_button('Set Passcode and Start')
             wait_for(lambda: 'Start Without Passcode' in self.js('global._ga.buttons()'), 10,
                      what='the offer to start without a passcode')
             refused = self.js('global._ga.message()')
-            self.js("global._ga.clickButton('Start Without Passcode')")
+            self.click_button('Start Without Passcode')
             self.wait_started('the session to start without a passcode')
         finally:
             os.unlink(deny)
@@ -686,7 +702,7 @@ class StartSheetCases:
                     raise AssertionError(f'control: the first sheet for app-d shows {control}')
                 self.press('app-b')
                 self.press('Screen Keyboard')
-                self.js("global._ga.clickButton('Start')")
+                self.click_button('Start')
                 self.wait_started('the session to start from the sheet')
             finally:
                 if self.js('global._ga.sheet() !== null'):
