@@ -365,14 +365,7 @@ class AssessmentCases:
             self.end_assessment()
         self.begin()
         try:
-            during = self.notify('during the assessment')
-            wait_for(lambda: self.js('global._gaShell.Main.messageTray._notificationQueue'
-                                     '.some(n => n.title === "during the assessment")'), 5, what='the notification to arrive')
-            deadline = time.monotonic() + 1.5
-            while time.monotonic() < deadline:
-                if self.banner_shown():
-                    raise AssertionError('a banner was shown during an assessment that does not allow notifications')
-                time.sleep(0.05)
+            during = self.notify_unseen('during the assessment', 'during an assessment that does not allow notifications')
         finally:
             self.end_assessment()
         self.close_notification(during)

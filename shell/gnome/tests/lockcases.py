@@ -253,6 +253,19 @@ class LockCases:
         wait_for(lambda: not self.banner_shown() and self.js('global._gaShell.Main.messageTray._notificationState') == 0,
                  5, what='the banner to go')
 
+    def notify_unseen(self, summary, why):
+        """Sends a notification and fails when its banner shows within 1.5 s
+        of its arrival in the shell's queue; returns its id."""
+        notification = self.notify(summary)
+        wait_for(lambda: self.js('global._gaShell.Main.messageTray._notificationQueue'
+                                 f'.some(n => n.title === {summary!r})'), 5, what='the notification to arrive')
+        deadline = time.monotonic() + 1.5
+        while time.monotonic() < deadline:
+            if self.banner_shown():
+                raise AssertionError(f'a banner was shown {why}')
+            time.sleep(0.05)
+        return notification
+
     def banner_shown(self):
         return self.js('(() => { const tray = global._gaShell.Main.messageTray; '
                        'return tray.visible && tray._banner !== null; })()')
@@ -268,15 +281,8 @@ class LockCases:
         self.activate('app-a')
         self.start_session('app-a', restrictions={'notifications': 'deny'})
         wait_for(lambda: self.locked_on_screen('app-b'), 5, what='the lock')
-        during = self.notify('during')
         try:
-            wait_for(lambda: self.js('global._gaShell.Main.messageTray._notificationQueue'
-                                     '.some(n => n.title === "during")'), 5, what='the notification to arrive')
-            deadline = time.monotonic() + 1.5
-            while time.monotonic() < deadline:
-                if self.banner_shown():
-                    raise AssertionError('a banner was shown with notifications denied')
-                time.sleep(0.05)
+            during = self.notify_unseen('during', 'with notifications denied')
         finally:
             self.end_session()
         wait_for(lambda: self.released_on_screen('app-b'), 5, what='the release')
