@@ -7,10 +7,29 @@ import Locking
 /// or a configuration tool's rename is seen too). While the directory does
 /// not exist, its parent is watched for it to appear.
 ///
-/// A thread of its own waits in `read`; it lives as long as the process.
-/// The callback may come for a change that left the file as it was:
-/// compare before acting.
+/// When inotify cannot be had (most often the user's
+/// `fs.inotify.max_user_instances`, 128 on Debian, used up by other
+/// programs), the file's status is compared every `pollInterval` instead:
+/// slower, but a change is never missed for good.
+///
+/// A thread of its own waits in `read` (or sleeps between looks); it lives
+/// as long as the process. The callback may come for a change that left the
+/// file as it was: compare before acting.
 final class FileWatcher: Sendable {
+    /// How a watcher learns of changes.
+    enum Method: Equatable, Sendable {
+        /// Told by the kernel, at once.
+        case inotify
+        /// Looks at the file's status every interval, because inotify failed with `errno`.
+        case polling(errno: Int32)
+    }
+
+    /// How often a polling watcher looks.
+    static let pollInterval: Duration = .milliseconds(500)
+
+    /// How this watcher learns of changes, for the daemon's log.
+    let method: Method
+    private let path: String
     private let directory: String
     private let parent: String
     private let fileName: String
@@ -18,9 +37,11 @@ final class FileWatcher: Sendable {
     private let changed: @Sendable () -> Void
 
     /// Watches `path` (a relative one from the working directory now); nil
-    /// (and nothing watched) when inotify is not available.
-    init?(path: String, changed: @escaping @Sendable () -> Void) {
+    /// (and nothing watched) when no thread can be started. `polling` makes
+    /// it poll though inotify works, for tests of that path.
+    init?(path: String, polling: Bool = false, changed: @escaping @Sendable () -> Void) {
         let absolute = path.hasPrefix("/") ? path : Self.workingDirectory() + "/" + path
+        self.path = absolute
         let parts = absolute.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard let name = parts.last else { return nil }
         fileName = name
@@ -28,13 +49,47 @@ final class FileWatcher: Sendable {
         directoryName = parts.dropLast().last ?? ""
         parent = "/" + parts.dropLast(2).joined(separator: "/")
         self.changed = changed
-        let descriptor = inotify_init1(Int32(IN_CLOEXEC))
-        guard descriptor >= 0 else { return nil }
+        let descriptor = polling ? -1 : inotify_init1(Int32(IN_CLOEXEC))
+        guard descriptor >= 0 else {
+            method = .polling(errno: polling ? 0 : errno)
+            // The first look before init returns: a change made right after is seen.
+            let first = Self.status(of: absolute)
+            guard DetachedThread.start({ [self] in self.poll(from: first) }) == 0 else { return nil }
+            return
+        }
+        method = .inotify
         // Watching before init returns: a change made right after is seen.
         addWatch(descriptor)
         guard DetachedThread.start({ [self] in self.watch(descriptor) }) == 0 else {
             close(descriptor)
             return nil
+        }
+    }
+
+    /// What tells one version of the file from another: where it lives,
+    /// its size and when it was last written; nil while it does not exist.
+    private struct Status: Equatable {
+        let device: UInt, inode: UInt, size: Int, seconds: Int, nanoseconds: Int
+    }
+
+    private static func status(of path: String) -> Status? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Status(device: UInt(info.st_dev), inode: UInt(info.st_ino), size: Int(info.st_size),
+                      seconds: Int(info.st_mtim.tv_sec), nanoseconds: Int(info.st_mtim.tv_nsec))
+    }
+
+    private func poll(from first: Status?) -> Never {
+        var last = first
+        let interval = Self.pollInterval.components
+        var pause = timespec(tv_sec: Int(interval.seconds), tv_nsec: Int(interval.attoseconds / 1_000_000_000))
+        while true {
+            nanosleep(&pause, nil)
+            let now = Self.status(of: path)
+            if now != last {
+                last = now
+                changed()
+            }
         }
     }
 

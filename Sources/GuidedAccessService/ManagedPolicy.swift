@@ -17,7 +17,15 @@ extension GuidedAccessService {
             watcher = FileWatcher(path: managedConfigPath) { [weak self] in
                 Task { await self?.managedConfigMayHaveChanged() }
             }
-            if watcher == nil { log("cannot watch \(managedConfigPath) for changes; a change takes effect when the daemon restarts") }
+            switch watcher?.method {
+            case nil:
+                log("cannot watch \(managedConfigPath) for changes; a change takes effect when the daemon restarts")
+            case .polling(let error):
+                log("inotify is not available (\(String(cString: strerror(error))); fs.inotify.max_user_instances may be used up): "
+                    + "looking at \(managedConfigPath) every \(FileWatcher.pollInterval) instead")
+            case .inotify:
+                break
+            }
         }
         // A change made between the first reading and the watch.
         await managedConfigMayHaveChanged()

@@ -8,15 +8,15 @@ import Testing
 /// changes a file, also when the daemon was given a relative path.
 @Suite("File watcher")
 struct FileWatcherTests {
-    @Test("A relative path is watched from the working directory: a write, a rename into place and a removal are each seen")
-    func relativePath() throws {
+    @Test("A relative path is watched from the working directory: a write, a rename into place and a removal are each seen, also by polling (what the daemon falls back to without inotify)", arguments: [false, true])
+    func relativePath(polling: Bool) throws {
         let name = ".build/file-watcher-\(getpid())-\(UInt32.random(in: 0 ... .max))"
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(name)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let seen = Locked(0)
-        let watcher = FileWatcher(path: "\(name)/managed.json") { seen.withLock { $0 += 1 } }
-        #expect(watcher != nil)
+        let watcher = FileWatcher(path: "\(name)/managed.json", polling: polling) { seen.withLock { $0 += 1 } }
+        #expect(watcher?.method == (polling ? .polling(errno: 0) : .inotify))
         let file = directory.appendingPathComponent("managed.json")
         func seenAfter(_ change: () throws -> Void) rethrows -> Bool {
             let before = seen.withLock { $0 }

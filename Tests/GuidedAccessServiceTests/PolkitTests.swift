@@ -150,13 +150,20 @@ struct PolkitTests {
                         bus = connect()
                         send_without_waiting(bus, sys.argv[1])
                         time.sleep(1.0)
+                        name = bus.get_unique_name()
                         bus.close()
-                        open(sys.argv[2], "w").close()
+                        with open(sys.argv[2], "w") as marker:
+                            marker.write(name)
                         time.sleep(2.5)
                         done(closed=True)
                         """, [method, marker.path])
                 }
-                #expect(await eventually(timeout: .seconds(10)) { FileManager.default.fileExists(atPath: marker.path) })
+                #expect(await eventually(timeout: .seconds(10)) { ((try? String(contentsOf: marker, encoding: .utf8)) ?? "").hasPrefix(":") })
+                // polkit answers only once the bus has dropped the caller and the daemon has
+                // heard so (its signals come in order before the reply to a later call).
+                let name = try BusName(validating: String(contentsOf: marker, encoding: .utf8))
+                #expect(await eventually(timeout: .seconds(10)) { (try? await reader.owner(of: name)) == .some(nil) })
+                _ = try await reader.state()
                 let audited = h.auditRecords().count
                 polkit.resume()
                 #expect(await eventually(timeout: .seconds(10)) { h.auditRecords().count > audited }, "\(method)")

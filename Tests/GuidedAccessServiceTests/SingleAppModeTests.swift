@@ -89,6 +89,47 @@ struct SingleAppModeTests {
         }
     }
 
+    @Test("inotify used up (another process of the daemon's user holds every instance fs.inotify.max_user_instances allows): the daemon says so, looks at managed.json instead, and an edit still locks and unlocks",
+          .enabled(if: ProcessRunner.canRunUnprivileged, "as root, needs setpriv to run the daemon and the hog as nobody"))
+    func inotifyUsedUp() async throws {
+        // The hog takes every inotify instance nobody may have, says how many, and waits to be killed.
+        let hog = Process()
+        let said = Pipe()
+        hog.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        hog.arguments = Array(ProcessRunner.asUnprivileged(["/usr/bin/python3", "-c", """
+            import ctypes, signal
+            libc = ctypes.CDLL(None, use_errno=True)
+            held = 0
+            while libc.inotify_init1(0) >= 0:
+                held += 1
+            print(held, ctypes.get_errno(), flush=True)
+            signal.pause()
+            """]).dropFirst())
+        hog.standardOutput = said
+        try hog.run()
+        defer { EnforcementTests.end(hog) }
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")), case let more = said.fileHandleForReading.availableData, !more.isEmpty { line += more }
+        let held = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+        print("FAULT inotify used up: the hog holds \(held.first ?? "?") instances (errno \(held.last ?? "?"))")
+        #expect(held.count == 2 && held.last == "\(EMFILE)", "inotify_init1 fails with EMFILE once used up: \(held)")
+
+        try await withHarness(.init(asNobody: true, startDaemon: false)) { h in
+            try await h.startDaemon()
+            #expect(h.log().contains("inotify is not available"), "the daemon says why it polls: \(h.log())")
+            func state() async throws -> String? {
+                try await h.python("done(state=str(iface(connect(), PROPS).Get(SESSION, 'State')))", asNobody: true).string("state")
+            }
+            let started = ContinuousClock.now
+            try h.writeManagedConfig(Self.singleApp("org.example.Kiosk"))
+            #expect(try await eventually(timeout: .seconds(3)) { try await state() == "active" }, "locked by the edit")
+            let locked = ContinuousClock.now - started
+            try h.writeManagedConfig([:])
+            #expect(try await eventually(timeout: .seconds(3)) { try await state() == "inactive" }, "unlocked by the edit")
+            print("FAULT inotify used up: edit → locked in \(locked), then edit → unlocked in \(ContinuousClock.now - started - locked)")
+        }
+    }
+
     @Test("Accessibility inside an app's own session: its features set and put back, kept across a kill -9; the locked app and an enforcer toggle what the shortcut offers, nothing else and nobody else")
     func accessibilityInsideASession() async throws {
         try await withHarness(.init(allowedApplications: [Paths.pythonAppID])) { h in

@@ -59,7 +59,7 @@ struct AssessmentSessionTests {
 
         // The administrator's Single App Mode takes over: interrupted, then ended.
         try fixture.writeManagedConfig(["SingleAppMode": ["App": "org.example.Kiosk"]])
-        #expect(await eventually(timeout: .seconds(3)) { recorder.events.withLock { $0.count } == 6 })
+        #expect(await eventually(timeout: .seconds(3)) { recorder.events.withLock { $0.count } == 6 }, "\(fixture.daemonLog())")
         #expect(recorder.events.withLock { Array($0.suffix(2)) } == ["interrupted: the administrator's Single App Mode took over", "ended"])
         #expect(!session.isActive)
 
