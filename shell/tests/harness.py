@@ -213,6 +213,7 @@ class SuiteCases:
         FAIL with its detail; a failed case's leftovers are cleared."""
         if os.environ.get('CASES') and not re.search(os.environ['CASES'], name):
             return
+        started = time.monotonic()
         try:
             detail = function()
             self.results.append((name, True))
@@ -232,6 +233,9 @@ class SuiteCases:
                 self.after_failure()
             except Exception:
                 pass
+        finally:
+            # What each case costs, so the suite's time can be kept in check.
+            log(f'TIME {time.monotonic() - started:6.1f} s  {name[:60]}')
 
     def after_failure(self):
         """What the shell needs after a failed case, beyond ending its session."""

@@ -778,10 +778,14 @@ class StartSheetCases:
                               f'{self.end_shortcut}; {self.end_shortcut}; {self.end_shortcut}; return t; }})()')
             done = wait_for(lambda: self.js('global._ga.watched'), 10, 0.01, 'the sheet painted')
             opened.append((done - pressed) / 1000)
-            self.js("global._ga.watch(() => global._ga.win('app-b').minimized && global._ga.regions() === 1)")
-            pressed = self.js("(() => { const t = imports.gi.GLib.get_monotonic_time(); "
-                              "global._ga.clickButton('Start'); return t; })()")
-            done = wait_for(lambda: self.js('global._ga.watched'), 30, 0.01, 'the lock')
+            # The other app minimized is the lock in place; regions are whatever
+            # app-a's last options hold, which earlier cases decide.
+            self.js("global._ga.watch(() => global._ga.win('app-b').minimized)")
+            # From the click, which waits until the button is laid out (click_button).
+            pressed = wait_for(lambda: self.js("(() => { const t = imports.gi.GLib.get_monotonic_time(); "
+                                               "return global._ga.clickButton('Start') ? t : 0; })()"),
+                               5, 0.01, 'the Start button laid out')
+            done = wait_for(lambda: self.js('global._ga.watched'), 10, 0.01, 'the lock')
             locked.append((done - pressed) / 1000)
             self.c.end_session()
             self.c.wait_released()

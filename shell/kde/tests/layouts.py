@@ -603,6 +603,7 @@ class LayoutCases:
 
     def run_layouts(self):
         failed_layouts = 0
+        totals = [0, 0]  # passed, failed: the closing line every suite prints
         chosen = os.environ.get('CASES')
         for layout in LAYOUTS:
             name = layout[0]
@@ -638,5 +639,8 @@ class LayoutCases:
             log(f'LAYOUT {name}: {len(self.results) - failed} passed, {failed} failed; red team {closed} of '
                 f'{len(self.ways)} closed')
             failed_layouts += failed > 0
+            totals[0] += len(self.results) - failed
+            totals[1] += failed
         self.layout = None
+        log(f'{totals[0]} passed, {totals[1]} failed')
         return 1 if failed_layouts else 0
