@@ -28,7 +28,9 @@ D-Bus error's name); an unknown command 'WORD error unknown command'. It
 listens to the daemon's AssessmentBegan, AssessmentEnded and
 AssessmentInterrupted(reason) all along: 'signal NAME' and the signal's
 arguments, if any. It writes 'ready' once it listens, and quits when stdin
-closes. Run: exam.py LOG (with DBUS_SESSION_BUS_ADDRESS)."""
+closes. Run: exam.py LOG BUS_NAME OBJECT_PATH INTERFACE (the daemon's
+names, as the harness reads them from contract.js), with
+DBUS_SESSION_BUS_ADDRESS."""
 
 import json
 import os
@@ -38,8 +40,7 @@ import time
 
 from gi.repository import Gio, GLib
 
-BUS_NAME = 'org.guidedaccess.GuidedAccess1'
-PATH = '/org/guidedaccess/GuidedAccess1'
+BUS_NAME, PATH, SESSION = sys.argv[2:5]
 SCREENCAST = 'org.gnome.Mutter.ScreenCast'
 TIMEOUT_MS = 30000
 
@@ -119,9 +120,9 @@ def command(line):
         if word == 'begin':
             configuration = {key: variant(value) for key, value in json.loads(rest).items()}
             log.write(f'called {time.monotonic_ns() // 1000}\n')
-            call(BUS_NAME, PATH, BUS_NAME, 'BeginAssessment', GLib.Variant('(a{sv})', (configuration,)))
+            call(BUS_NAME, PATH, SESSION, 'BeginAssessment', GLib.Variant('(a{sv})', (configuration,)))
         elif word == 'end':
-            call(BUS_NAME, PATH, BUS_NAME, 'EndAssessment', None)
+            call(BUS_NAME, PATH, SESSION, 'EndAssessment', None)
         elif word == 'screenshot':
             call('org.gnome.Shell.Screenshot', '/org/gnome/Shell/Screenshot', 'org.gnome.Shell.Screenshot',
                  'Screenshot', GLib.Variant('(bbs)', (False, False, rest)), '(bs)')
@@ -157,7 +158,7 @@ def heard(_connection, _sender, _path, _interface, name, parameters, _data=None)
 
 def main():
     for name in ('AssessmentBegan', 'AssessmentEnded', 'AssessmentInterrupted'):
-        bus.signal_subscribe(None, BUS_NAME, name, PATH, None, Gio.DBusSignalFlags.NONE, heard)
+        bus.signal_subscribe(None, SESSION, name, PATH, None, Gio.DBusSignalFlags.NONE, heard)
     loop = GLib.MainLoop()
     pending = [b'']
 

@@ -30,6 +30,8 @@ CONTRACT = load_contract()
 USER_ID = 65534  # nobody: the shells, the apps and the cases run as this user
 BUS_NAME = CONTRACT['BUS_NAME']
 OBJECT_PATH = CONTRACT['OBJECT_PATH']
+# What shell/tests/exam.py is run with after its log: the daemon's names.
+EXAM_ARGUMENTS = [BUS_NAME, OBJECT_PATH, CONTRACT['INTERFACES']['session']]
 PASSCODE = '2468'
 
 

@@ -12,7 +12,7 @@ import os
 import subprocess
 import time
 
-from harness import CONTRACT, percentiles
+from harness import CONTRACT, EXAM_ARGUMENTS, percentiles
 from waiting import wait_for
 
 KEY = CONTRACT['ASSESSMENT_OPTIONS']
@@ -66,7 +66,7 @@ class Client:
         self.name = name
         self.log_path = f'{cases.work}/logs/assessment-{name}.log'
         self.process = subprocess.Popen(
-            [f'{cases.work}/bin/{name}', f'{cases.work}/bin/exam.py', self.log_path],
+            [f'{cases.work}/bin/{name}', f'{cases.work}/bin/exam.py', self.log_path, *EXAM_ARGUMENTS],
             stdin=subprocess.PIPE, text=True, env=cases.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True)
         cases.remember_group(self.process.pid)

@@ -25,6 +25,11 @@ own (a GLib main loop) so that the cases can call them synchronously:
   org.freedesktop.Application.Activate on org.kde.krunner, owned here,
   which records it (and globalShortcutPressed, should it be emitted).
 
+- org.kde.klipper /klipper: a stand-in for Klipper, Plasma's clipboard
+  (in plasmashell, not installed here): clearClipboardContents empties
+  KWin's clipboard as Klipper does, through the wlr data-control protocol
+  (wl-copy --clear), and records the call; clearClipboardHistory records it.
+
 - Capture: the screen or an area of it, through KWin's ScreenShot2, for
   the test (KWin authorizes ScreenShot2 by the caller's executable and a
   desktop file naming it: this interpreter's, which the run writes).
@@ -51,7 +56,8 @@ QT_ALT, QT_KEY_SPACE = 0x08000000, 0x20
 KEEP = 3000  # reports kept (5 minutes at 10 a second)
 
 display = {}  # DISPLAY, XAUTHORITY of KWin's Xwayland (SetDisplay)
-events = {'notify': [], 'inhibit': [], 'uninhibit': [], 'launcher': [], 'krunner': [], 'krunner-registered': []}
+events = {'notify': [], 'inhibit': [], 'uninhibit': [], 'launcher': [], 'krunner': [], 'krunner-registered': [],
+          'klipper': []}
 
 
 class Probe(dbus.service.Object):
@@ -191,6 +197,22 @@ class KRunnerApp(dbus.service.Object):
         events['krunner'].append([time.monotonic(), 'display'])
 
 
+class Klipper(dbus.service.Object):
+    INTERFACE = 'org.kde.klipper.klipper'
+
+    def __init__(self, bus):
+        super().__init__(bus, '/klipper')
+
+    @dbus.service.method(INTERFACE, in_signature='', out_signature='')
+    def clearClipboardContents(self):
+        cleared = subprocess.run(['wl-copy', '--clear'], capture_output=True, text=True, timeout=5)
+        events['klipper'].append([time.monotonic(), 'clearClipboardContents', cleared.returncode])
+
+    @dbus.service.method(INTERFACE, in_signature='', out_signature='')
+    def clearClipboardHistory(self):
+        events['klipper'].append([time.monotonic(), 'clearClipboardHistory', 0])
+
+
 class PlasmaShell(dbus.service.Object):
     def __init__(self, bus, log_path):
         super().__init__(bus, '/PlasmaShell')
@@ -232,9 +254,10 @@ def main():
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
     bus = dbus.bus.BusConnection(address)
     log_path = os.path.join(os.path.dirname(os.path.abspath(ready)), 'logs/launcher.log')
-    keep = [Probe(bus), Notifications(bus), PlasmaShell(bus, log_path), KRunner(bus), KRunnerApp(bus)]
+    keep = [Probe(bus), Notifications(bus), PlasmaShell(bus, log_path), KRunner(bus), KRunnerApp(bus), Klipper(bus)]
     names = [dbus.service.BusName(name, bus, do_not_queue=True)
-             for name in (PROBE, 'org.freedesktop.Notifications', 'org.kde.plasmashell', 'org.kde.krunner')]
+             for name in (PROBE, 'org.freedesktop.Notifications', 'org.kde.plasmashell', 'org.kde.krunner',
+                          'org.kde.klipper')]
     bus.add_signal_receiver(
         lambda component, action, timestamp: events['krunner'].append([time.monotonic(), str(action)]),
         signal_name='globalShortcutPressed', dbus_interface='org.kde.kglobalaccel.Component',

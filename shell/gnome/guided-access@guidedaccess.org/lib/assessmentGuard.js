@@ -14,9 +14,10 @@
 // `captureKept(true)` once no assessment denies capture any more.
 //
 // Notifications, speech and spelling help are the daemon's (a system
-// restriction, features, IBus's settings; docs/assessment.md). destroy() (the extension's disable())
-// puts back what the parts changed and empties nothing: the assessment
-// goes on and is applied again at the next enable().
+// restriction, features, IBus's settings; docs/assessment.md).
+// destroy() (the extension's disable()) puts back what the parts changed
+// and empties nothing: the assessment goes on and is applied again at the
+// next enable().
 
 import {assessmentDenies} from '../common/session.js';
 import {RemoteAccessStop, ScreenshotRefusal} from './screenCapture.js';

@@ -202,6 +202,10 @@ Item {
         sourceComponent: NotificationHider { windows: kwinWindows }
     }
     Loader {
+        active: root.enforcing && root.session.assessment !== null && !root.session.assessment.allowsClipboard
+        sourceComponent: ClipboardClearer { bus: sessionBus }
+    }
+    Loader {
         id: timeLeft
         active: root.enforcing && root.session.timeLimit > 0 && root.session.state !== 'expired'
         sourceComponent: TimeLeft { seconds: root.secondsLeft; area: root.appArea }
