@@ -86,7 +86,18 @@ class Probe(dbus.service.Object):
     @dbus.service.method(PROBE, in_signature='iiii', out_signature='uuuay')
     def Capture(self, x, y, width, height):
         """The pixels of an area (the whole workspace when WIDTH is 0) as
-        ScreenShot2 gives them (QImage::Format_ARGB32: B, G, R, A bytes)."""
+        ScreenShot2 gives them (QImage::Format_ARGB32: B, G, R, A bytes).
+        Asked again when KWin cancels it (seen on a loaded machine, while
+        another shell's suite ran beside this one)."""
+        for attempt in range(3):
+            try:
+                return self.capture_once(x, y, width, height)
+            except dbus.DBusException as error:
+                if error.get_dbus_name() != 'org.kde.KWin.ScreenShot2.Error.Cancelled' or attempt == 2:
+                    raise
+                time.sleep(0.2)
+
+    def capture_once(self, x, y, width, height):
         screenshot = dbus.Interface(self.connection.get_object('org.kde.KWin', '/org/kde/KWin/ScreenShot2'),
                                     'org.kde.KWin.ScreenShot2')
         read, write = os.pipe()
