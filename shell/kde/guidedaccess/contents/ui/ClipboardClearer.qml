@@ -9,8 +9,6 @@
 import QtQuick 2.15
 
 Item {
-    id: clearer
-
     property QtObject bus
 
     readonly property string klipper: 'org.kde.klipper'

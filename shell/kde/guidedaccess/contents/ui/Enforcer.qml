@@ -202,7 +202,7 @@ Item {
         sourceComponent: NotificationHider { windows: kwinWindows }
     }
     Loader {
-        active: root.enforcing && root.session.assessment !== null && !root.session.assessment.allowsClipboard
+        active: SessionState.assessmentDenies(root.session, 'allowsClipboard')
         sourceComponent: ClipboardClearer { bus: sessionBus }
     }
     Loader {
