@@ -15,6 +15,7 @@ import * as identityModule from '../common/identity.js';
 import * as monitorsModule from '../common/monitors.js';
 import * as featuresModule from '../common/features.js';
 import {ASSESSMENT_OPTIONS} from '../common/contract.js';
+import {same, summarize, test as testOnce} from './gjsunit.js';
 
 const common = `${GLib.path_get_dirname(GLib.path_get_dirname(GLib.filename_from_uri(import.meta.url)[0]))}/common`;
 
@@ -49,26 +50,14 @@ const forms = [
     ['KWin script', asKWinScript('session.js'), asKWinScript('identity.js'), asKWinScript('monitors.js'),
         asKWinScript('features.js')],
 ];
-const results = [];
 
+// Each test runs once in each form.
 function test(name, body) {
     for (const [form, Session, Identity, Monitors, Features] of forms) {
-        try {
+        testOnce(`${name} (${form})`, () => {
             body(Session, Identity, Monitors, Features);
-            results.push(true);
-            print(`PASS ${name} (${form})`);
-        } catch (error) {
-            results.push(false);
-            print(`FAIL ${name} (${form}): ${error.message}`);
-        }
+        });
     }
-}
-
-function same(actual, expected, what) {
-    const a = JSON.stringify(actual);
-    const e = JSON.stringify(expected);
-    if (a !== e)
-        throw new Error(`${what}: got ${a}, expected ${e}`);
 }
 
 // GetAll as KWin's DBusCall hands it over (checked in KWin 5.27: a map of
@@ -233,7 +222,4 @@ test('shieldedMonitors: every monitor without an app window; with none, all but 
         Monitors.shieldedMonitors(1, [0], 0)], [[0], [1], [0], []], 'shielded');
 });
 
-const failed = results.filter(ok => !ok).length;
-print(`${results.length - failed} passed, ${failed} failed`);
-if (failed > 0)
-    imports.system.exit(1);
+summarize();

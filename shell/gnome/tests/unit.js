@@ -27,24 +27,8 @@ import {PRESS_WINDOW_US, TriplePress} from '../guided-access@guidedaccess.org/li
 import {focusTarget, windowAction} from '../guided-access@guidedaccess.org/lib/reachability.js';
 import {enforcementPlan} from '../guided-access@guidedaccess.org/lib/enforcementPlan.js';
 
-const results = [];
-
 // Each test is awaited, so that one whose body is async ends before the next.
-async function test(name, body) {
-    try {
-        const detail = await body();
-        results.push(true);
-        print(`PASS ${name}${detail ? `: ${detail}` : ''}`);
-    } catch (error) {
-        results.push(false);
-        print(`FAIL ${name}: ${error.message}`);
-    }
-}
-
-function expect(condition, message) {
-    if (!condition)
-        throw new Error(message);
-}
+import {expect, summarize, test} from '../../tests/gjsunit.js';
 
 // Every keybinding the desktop declares: mutter's, the window manager's and
 // the shell's schemas (bindings by key name), and gnome-settings-daemon's
@@ -756,7 +740,4 @@ await test('a session\'s restrictions and options decide what each part of the l
     expect(!denied.lockdown.switchApps && !denied.lockdown.appSwitching, 'app-switching deny: no switcher');
 });
 
-const failed = results.filter(ok => !ok).length;
-print(`${results.length - failed} passed, ${failed} failed`);
-if (failed > 0)
-    imports.system.exit(1);
+summarize();

@@ -10,6 +10,8 @@
 // KWin provides (registerShortcut, callDBus, print in gesture.js).
 import GLib from 'gi://GLib';
 
+import {expect, same, summarize, test} from '../../tests/gjsunit.js';
+
 const here = GLib.path_get_dirname(GLib.filename_from_uri(import.meta.url)[0]);
 const kde = GLib.path_get_dirname(here);
 const code = `${kde}/guidedaccess/contents/code`;
@@ -55,30 +57,6 @@ const Reachability = loadScript('reachability.js');
 const Geometry = loadScript('geometry.js');
 const Effects = loadScript('effects.js');
 const Strings = loadScript('text.js');
-
-const results = [];
-
-function test(name, body) {
-    try {
-        const detail = body();
-        results.push(true);
-        print(`PASS ${name}${detail ? `: ${detail}` : ''}`);
-    } catch (error) {
-        results.push(false);
-        print(`FAIL ${name}: ${error.message}`);
-    }
-}
-
-function expect(condition, message) {
-    if (!condition)
-        throw new Error(message);
-}
-
-function same(actual, expected, what) {
-    const a = JSON.stringify(actual);
-    const e = JSON.stringify(expected);
-    expect(a === e, `${what}: got ${a}, expected ${e}`);
-}
 
 // The names RegisterEnforcer accepts (DESIGN.md: the system restrictions
 // plus app-lock and disabled-regions), from the generated contract.
@@ -456,8 +434,4 @@ test('no file under code/ uses what QML imports or KWin scripts cannot take (.pr
     }
 });
 
-const passed = results.filter(ok => ok).length;
-const failed = results.length - passed;
-print(`${passed} passed, ${failed} failed`);
-if (failed > 0)
-    imports.system.exit(1);
+summarize();
