@@ -60,8 +60,29 @@ def percentiles(values):
     return f'p50 {statistics.median(values):.1f} ms, p99 {quantile(values, 0.99):.1f} ms'
 
 
+def process_start(pid):
+    """When process `pid` started (clock ticks since boot), or None once it
+    is gone: with its id, what tells a process from a later one given the
+    same id."""
+    try:
+        with open(f'/proc/{pid}/stat') as f:
+            return int(f.read().rsplit(')', 1)[1].split()[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+# The start of each group leader this process remembered (remember_group).
+_group_starts = {}
+
+
 def stop_group(pid, grace=3.0):
-    """SIGTERM to the process group `pid`, SIGKILL after `grace` s."""
+    """SIGTERM to the process group `pid`, SIGKILL after `grace` s. A
+    remembered group whose leader's id now belongs to a process started
+    later is not ours: it is left alone."""
+    started = _group_starts.pop(pid, None)
+    now = process_start(pid)
+    if started is not None and now is not None and now != started:
+        return
     try:
         os.killpg(pid, signal.SIGTERM)
     except ProcessLookupError:
@@ -77,6 +98,28 @@ def stop_group(pid, grace=3.0):
         os.killpg(pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
+
+
+def remember_group(work, pid):
+    """Notes the process group `pid` (its leader's start with it) in
+    WORK/pids, whose groups the runner stops after the cases."""
+    _group_starts[pid] = process_start(pid)
+    with open(os.path.join(work, 'pids'), 'a') as f:
+        f.write(f'{pid} {_group_starts[pid]}\n')
+
+
+def stop_remembered_groups(work):
+    """Stops every group in WORK/pids that is still the one remembered
+    there, the last remembered first."""
+    try:
+        with open(os.path.join(work, 'pids')) as f:
+            groups = [line.split() for line in f if line.strip()]
+    except OSError:
+        return
+    for pid, started in reversed(groups):
+        if started != 'None':
+            _group_starts[int(pid)] = int(started)
+        stop_group(int(pid))
 
 
 def test_session_beside(daemon):
@@ -165,12 +208,13 @@ class SuiteCases:
     def __init__(self, work):
         self.work = work
         self.results = []
+        self.times = {}  # each case's seconds, by name
         self.apps = {}
 
     def remember_group(self, pid):
-        """The suite's root part stops every process group listed here."""
-        with open(os.path.join(self.work, 'pids'), 'a') as f:
-            f.write(f'{pid}\n')
+        """The runner stops this process group after the cases (unless its
+        id was given to another process since)."""
+        remember_group(self.work, pid)
 
     # -- the daemon ------------------------------------------------------------
 
@@ -212,14 +256,27 @@ class SuiteCases:
 
     def case(self, name, function):
         """Runs one case (unless CASES=REGEX leaves it out) and prints PASS or
-        FAIL with its detail; a failed case's leftovers are cleared."""
+        FAIL with its detail; a failed case's leftovers are cleared. With
+        REPEAT=N, a case whose name REPEAT_CASES=REGEX matches (every case
+        without it) runs N times in a row, each run a result of its own,
+        then `REPEAT name: K of N passed`."""
         if os.environ.get('CASES') and not re.search(os.environ['CASES'], name):
             return
+        repeat = int(os.environ.get('REPEAT') or 1)
+        if repeat == 1 or not re.search(os.environ.get('REPEAT_CASES', ''), name):
+            self.run_case(name, function)
+            return
+        passed = sum(self.run_case(f'{name} (run {run} of {repeat})', function) for run in range(1, repeat + 1))
+        log(f'REPEAT {name[:60]}: {passed} of {repeat} passed')
+
+    def run_case(self, name, function):
+        """Runs the case `name` once; True when it passed."""
         started = time.monotonic()
         try:
             detail = function()
             self.results.append((name, True))
             log(f'PASS {name}' + (f': {detail}' if detail else ''))
+            return True
         except Exception as error:
             self.results.append((name, False))
             try:
@@ -235,7 +292,9 @@ class SuiteCases:
                 self.after_failure()
             except Exception:
                 pass
+            return False
         finally:
+            self.times[name] = time.monotonic() - started
             # What each case costs, so the suite's time can be kept in check.
             log(f'TIME {time.monotonic() - started:6.1f} s  {name[:60]}')
 
@@ -273,7 +332,11 @@ class SuiteCases:
             log(f'ASSESSMENT {key}: {status}')
 
     def summary(self):
-        """The closing line, and the exit status."""
+        """The closing line, and the exit status; the cases, for the
+        unit's result, into logs/cases.json (runner.read_cases)."""
         failed = [name for name, ok in self.results if not ok]
+        with open(os.path.join(self.work, 'logs', 'cases.json'), 'w') as f:
+            json.dump([{'name': name, 'passed': ok, 'seconds': round(self.times.get(name, 0), 1)}
+                       for name, ok in self.results], f, indent=1)
         log(f'{len(self.results) - len(failed)} passed, {len(failed)} failed')
         return 1 if failed else 0
