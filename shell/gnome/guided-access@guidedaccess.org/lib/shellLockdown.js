@@ -23,8 +23,10 @@
 // halves only, all under one name, and the touchpad halves are no actions
 // at all), the window menu manager (WindowManager's own; the
 // `show-window-menu` signal it handles cannot be stopped by a handler
-// connected after it) and the banners' state (MessageTray has a setter for
-// `bannerBlocked` and no getter).
+// connected after it), the banners' state (MessageTray has a setter for
+// `bannerBlocked` and no getter) and whether the shell is still starting
+// up (LayoutManager's `_startingUp`: its startup-complete signal says when
+// it ends, nothing says whether it has).
 
 import {Overrides} from './overrides.js';
 import {bindingAllowed} from './keybindingPolicy.js';
@@ -93,7 +95,12 @@ export class ShellLockdown {
         });
         this._overrides.connect(Main.overview, 'shown', hideSoon);
         this._overrides.connect(Main.overview, 'hidden', () => this._overviewClosed());
-        if (Main.overview.visible)
+        // Never while the startup animation runs: it waits for the
+        // overview's next allocation, which a hidden overview never gets,
+        // so the shell would stay "starting up" for good (no
+        // startup-complete, the on-screen keyboard never shown). Its
+        // 'shown' closes it.
+        if (Main.overview.visible && !Main.layoutManager._startingUp)
             Main.overview.hide();
     }
 
