@@ -23,7 +23,8 @@ import re
 import subprocess
 import time
 
-from harness import PASSCODE, log, stop_group
+from harness import log
+from kwin import middle
 from waiting import wait_for
 
 # name → (outputs, scale). Every output is 1280x800 logical pixels: KWin's
@@ -302,11 +303,11 @@ class LayoutCases:
         try:
             a = self.place('app-a', first)
             self.place('app-b', second, 300, 200)
-            on_dock = (dock['x'] + dock['width'] // 2, dock['y'] + dock['height'] // 2)
+            on_dock = middle(dock)
             on_b = (second['x'] + 500, second['y'] + 300)
             self.activate('app-a')
             # (A newly mapped Xwayland window may lose the first clicks:
-            # asked again, as run's override_redirect does.)
+            # asked again, as redteam.py's override_redirect does.)
             for name, point in (('dock', on_dock), ('app-b', on_b)):
                 try:
                     wait_for(lambda: self.click_reaches(name, point, 0.5), 10, 0.5, f'a click to reach {name}')
@@ -334,7 +335,7 @@ class LayoutCases:
                          'app-b minimized again, the focus not on it, after activating it')
                 if self.clicks('app-a') != clicks_a:
                     raise AssertionError('a click on the second monitor reached app-a')
-                if not self.click_reaches('app-a', (a['x'] + a['width'] // 2, a['y'] + a['height'] // 2)):
+                if not self.click_reaches('app-a', middle(a)):
                     raise AssertionError('a click on app-a on its own monitor did not reach it')
                 self.screenshot('kde-two-monitors')
                 is_pill = (lambda caption: caption.endswith(' left'))
@@ -343,9 +344,8 @@ class LayoutCases:
                 # the time left follow it; the first monitor is shielded now.
                 moved = self.place('app-a', second)
                 time.sleep(0.4)  # the shield follows within its 100 ms
-                moved_click = self.click_reaches('app-a', (moved['x'] + moved['width'] // 2,
-                                                           moved['y'] + moved['height'] // 2))
-                left_click = self.click_reaches('app-a', (a['x'] + a['width'] // 2, a['y'] + a['height'] // 2))
+                moved_click = self.click_reaches('app-a', middle(moved))
+                left_click = self.click_reaches('app-a', middle(a))
                 # What appeared outside app-a's old and new places: the pill.
                 pill_moved = wait_for(
                     lambda: (lambda e: e if e and overlap(e, second) else None)(
@@ -355,7 +355,7 @@ class LayoutCases:
                 self.end_session()
             self.wait_released()
         finally:
-            stop_group(self.apps.pop('dock')[0].pid, 2)
+            self.stop_app('dock')
         if panel or b:
             raise AssertionError(f'during the session a click on the second monitor reached {"the panel" if panel else "app-b"}')
         if not moved_click or left_click:
@@ -460,16 +460,7 @@ class LayoutCases:
             time.sleep(0.5)
             end = self.shown_extent(before, is_dialog)
             self.whole_on('the end dialog', end, area)
-
-            def right_passcode_ends():
-                self.input.type(PASSCODE)
-                self.input.key('enter')
-                try:
-                    wait_for(lambda: not self.prop('Enabled'), 3, what='End')
-                    return True
-                except TimeoutError:
-                    return False
-            wait_for(right_passcode_ends, 15, 0.5, 'the passcode typed into the dialog to end the session')
+            self.passcode_ends()
         finally:
             if self.prop('Enabled'):
                 self.end_session()
@@ -489,7 +480,7 @@ class LayoutCases:
         self.start_app('app-b')
         area = self.target_output()
         a = self.place('app-a', area)
-        centre = (a['x'] + a['width'] // 2, a['y'] + a['height'] // 2)
+        centre = middle(a)
         self.activate('app-a')
         is_pill = (lambda caption: caption.endswith(' left') and not caption.startswith('Guided Access'))
         is_warning = (lambda caption: caption.startswith('Guided Access: ') and caption.endswith(' left'))
@@ -564,7 +555,7 @@ class LayoutCases:
                 full = self.window('app-a').get('fullScreen')
                 if (presentation == 'fullscreen') != bool(full):
                     raise AssertionError(f'app-a {presentation}: KWin says fullScreen is {full}')
-                centre = (area['x'] + area['width'] // 2, area['y'] + area['height'] // 2)
+                centre = middle(area)
                 if not self.click_reaches('app-a', centre):
                     raise AssertionError(f'app-a {presentation}: a click in the middle of its monitor did not reach it')
             finally:
@@ -631,7 +622,7 @@ class LayoutCases:
                 self.case(title, function)
             self.stop()
             for app in list(self.apps):
-                stop_group(self.apps.pop(app)[0].pid, 2)
+                self.stop_app(app)
             failed = sum(1 for _, ok in self.results if not ok)
             closed = sum(1 for state in self.ways.values() if state == 'closed')
             self.red_team_tally(f' ({name})')

@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The KWin suite's figures (mixed into run's Cases; FIGURE lines, no
+case): how fast a session reaches the screen beside a plain KWin script's,
+and what an idle enforcer costs in calls and CPU.
+"""
+
+import json
+import os
+import random
+import re
+import subprocess
+import threading
+import time
+
+from harness import BUS_NAME, log, percentiles, quantile
+from waiting import wait_for
+
+SESSIONS_MEASURED = 20
+
+
+class Figures:
+    def figures(self):
+        """How fast a session reaches the screen and what an idle enforcer
+        costs, each beside a reference from the same run: a plain KWin
+        script loaded over D-Bus that minimizes or restores the other app
+        itself (what any script can do at best when told over the bus)."""
+        if os.environ.get('CASES') and not re.search(os.environ['CASES'], 'figures'):
+            return
+        try:
+            self.bring_up_apps()
+            reference = self.latencies(self.minimize_by_script)
+            ours = self.latencies(lambda start: self.start_session('app-a') if start else self.end_session())
+            rows = [('Start returned → other app minimized', ours[True], reference[True]),
+                    ('End returned → other app restored', ours[False], reference[False])]
+            log(f'FIGURE KWin {self.kwin_version}, {SESSIONS_MEASURED} sessions, seen by the probe; reference: a '
+                'script loaded over D-Bus minimizes or restores the other app')
+            for name, values, floor in rows:
+                log(f'FIGURE   {name}: {percentiles(values)}; reference {percentiles(floor)}; p99 '
+                    f'{quantile(values, 0.99) / max(quantile(floor, 0.99), 0.1):.2f}x the reference')
+            self.idle_cost()
+        except Exception as error:
+            log(f'FIGURE latency: not measured ({error})')
+            try:
+                if self.prop('Enabled'):
+                    self.end_session()
+            except Exception:
+                pass
+
+    def latencies(self, act):
+        """ms from act(True) and act(False) returning (or from the time
+        act returns, when it does) to the probe seeing app-b minimized and
+        restored, SESSIONS_MEASURED times each."""
+        measured = {True: [], False: []}
+        for _ in range(SESSIONS_MEASURED):
+            for start in (True, False):
+                sent = time.monotonic()
+                returned = act(start) or time.monotonic()
+
+                def seen():
+                    return next((arrived for arrived, report in self.reports_since(sent)
+                                 if (self.window('app-b', report) or {}).get('minimized') == start), None)
+                done = wait_for(seen, 5, 0.01, 'app-b ' + ('minimized' if start else 'restored'))
+                measured[start].append((done - returned) * 1000)
+                # A pause of random length, so that no cycle falls into step.
+                time.sleep(random.uniform(0.2, 0.45))
+        return measured
+
+    def minimize_by_script(self, minimized):
+        """The reference: a plain script, loaded over D-Bus, sets app-b's
+        window minimized when Scripting.start runs it (the reply comes
+        after), measured from that call; it is unloaded afterwards.
+        Returns when the call was made."""
+        name = self.load_script(
+            'const kwin6 = typeof workspace.windowList === "function";\n'
+            'for (const w of kwin6 ? workspace.windowList() : workspace.clientList())\n'
+            f'    if (w.caption === "app-b") w.minimized = {json.dumps(minimized)};\n')
+        called = time.monotonic()
+        self.scripting('start')
+        threading.Timer(0.1, self.unload_script, (name,)).start()
+        return called
+
+    def idle_cost(self, seconds=5.0):
+        """What the enforcer costs while nothing happens, with no session and
+        in one: the calls KWin makes to the daemon (a bus monitor counts
+        them, scaled to a minute) and the CPU time the daemon and KWin use
+        against the wall time (the probe, which also runs in KWin, is
+        counted in KWin's)."""
+        def cpu_seconds(pid):
+            with open(f'/proc/{pid}/stat') as f:
+                fields = f.read().rsplit(')', 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
+        for session in (False, True):
+            if session:
+                self.start_session('app-a')
+                self.wait_locked()
+            time.sleep(1)  # what the change itself set off is over
+            pids = {'guided-accessd': self.daemon_pid(), 'kwin_wayland': self.kwin_pid()}
+            before = {name: cpu_seconds(pid) for name, pid in pids.items()}
+            calls = self.calls_to_daemon(seconds)
+            used = {name: (cpu_seconds(pid) - before[name]) * 100 / seconds for name, pid in pids.items()}
+            log(f'FIGURE idle, {"in a session" if session else "no session"}, {seconds:.0f} s: KWin made {calls} '
+                f'calls to the daemon ({calls * 60 / seconds:.0f} per minute); CPU guided-accessd '
+                f'{used["guided-accessd"]:.2f} %, kwin_wayland {used["kwin_wayland"]:.2f} %')
+            if session:
+                self.end_session()
+                self.wait_released()
+
+    def calls_to_daemon(self, seconds):
+        """Method calls from KWin's connection to the daemon's name during
+        `seconds`, as a monitor on the bus sees them."""
+        kwin = str(self.bus.get_name_owner('org.kde.KWin'))
+        monitor = subprocess.Popen(
+            ['dbus-monitor', '--address', self.env['DBUS_SESSION_BUS_ADDRESS'], '--profile',
+             f"type='method_call',sender='{kwin}',destination='{BUS_NAME}'"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=self.env)
+        time.sleep(seconds)
+        monitor.terminate()
+        output, _ = monitor.communicate(timeout=5)
+        return sum(1 for line in output.splitlines() if line.startswith('mc'))
