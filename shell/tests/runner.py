@@ -66,10 +66,14 @@ class Desktop:
         raise NotImplementedError
 
     def root_helper(self, work, session):
-        """An object that serves the cases' requests for root (its
-        `serve(requests, replies)` in a thread, its `files` removed after the
-        run, `finish()` called then), or None."""
+        """What serves the cases' requests for root, in a thread of the
+        root part: an object with `serve(requests, replies)` (see
+        serve_requests), or None."""
         return None
+
+    def finish(self):
+        """Undoes what the root side installed outside the work directory
+        (called after every run, also one that failed to start)."""
 
     def cases(self, work, session, root_requests, arguments):
         """The suite's cases (a harness.SuiteCases), made in the child as
@@ -135,7 +139,7 @@ def run(desktop, arguments, result):
         return 1, []
 
     work = tempfile.mkdtemp(prefix=f'ga-{desktop.name}-', dir='/tmp')
-    session = helper = None
+    session = None
     status, cases = 1, []
     try:
         os.chmod(work, 0o755)
@@ -161,8 +165,7 @@ def run(desktop, arguments, result):
         stop_remembered_groups(work)
         if session is not None:
             session.stop()
-        if helper is not None:
-            helper.finish()
+        desktop.finish()
         if os.environ.get('KEEP_WORK') is None:
             shutil.rmtree(work, ignore_errors=True)
         else:
