@@ -193,10 +193,7 @@ class AssessmentCases:
             if missing:
                 raise AssertionError(f'the extension did not register {sorted(missing)}: {registered}')
             self.activate('app-d')
-            self.js('global._ga.activate("app-b")')
-            time.sleep(0.3)
-            wait_for(lambda: self.window('app-b')['minimized'] and not self.window('app-b')['focused'], 3,
-                     what='app-b to stay unreachable')
+            self.wait_unreachable('app-b')
             if self.window('app-d')['minimized']:
                 raise AssertionError('the participant app-d was minimized')
             if not exam.has('signal AssessmentBegan'):

@@ -119,10 +119,7 @@ class ModeCases:
                 wait_for(lambda: self.window('app-d')['focused'], 3, what='Alt+Tab to bring app-d forward')
                 self.alt_tab()
                 wait_for(lambda: self.window('app-a')['focused'], 3, what='Alt+Tab to bring app-a back')
-                self.js('global._ga.activate("app-b")')
-                time.sleep(0.3)
-                wait_for(lambda: self.window('app-b')['minimized'] and not self.window('app-b')['focused'], 3,
-                         what='app-b to stay unreachable')
+                self.wait_unreachable('app-b')
                 if self.window('app-d')['minimized']:
                     raise AssertionError('app-d was minimized after app-b tried to come forward')
             finally:

@@ -12,7 +12,7 @@ from atspi import Accessibility
 from harness import CONTRACT
 from waiting import wait_for
 
-# Helpers defined in the shell once, on top of run's SHELL_HELPERS.
+# Helpers defined in the shell once, on top of gnomeshell.py's SHELL_HELPERS.
 SHEET_HELPERS = r"""
 (function () {
     const {Clutter, GLib} = imports.gi;
