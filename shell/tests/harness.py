@@ -235,22 +235,45 @@ class SuiteCases:
         """The id the daemon gives test app `name`: its own interpreter copy."""
         return os.path.realpath(f'{self.work}/bin/{name}')
 
-    def start_session(self, app, regions=(), restrictions=None, time_limit=0, presentation=None):
+    def start_session(self, app, regions=(), restrictions=None, time_limit=0, presentation=None, also_allowed=(),
+                      shortcut=None):
+        """Start for test app `app`, with the options given (their names
+        from the contract): disabled regions, system restrictions, a time
+        limit, a presentation, other apps allowed and the accessibility
+        shortcut's features."""
         dbus = self.dbus
+        names = CONTRACT['START_OPTIONS']
         options = dbus.Dictionary({}, signature='sv')
         if regions:
-            options['disabled-regions'] = dbus.Array(
+            options[names['disabledRegions']] = dbus.Array(
                 [dbus.Struct(region, signature='iiii') for region in regions], signature='(iiii)')
         if restrictions:
-            options['system-restrictions'] = dbus.Dictionary(restrictions, signature='ss')
+            options[names['systemRestrictions']] = dbus.Dictionary(restrictions, signature='ss')
         if time_limit:
-            options['time-limit'] = dbus.UInt64(time_limit)
+            options[names['timeLimit']] = dbus.UInt64(time_limit)
         if presentation:
-            options['presentation'] = dbus.String(presentation)
+            options[names['presentation']] = dbus.String(presentation)
+        if also_allowed:
+            options[names['alsoAllowed']] = dbus.Array([self.app_id(name) for name in also_allowed], signature='s')
+        if shortcut is not None:
+            options[names['accessibilityShortcut']] = dbus.Array(shortcut, signature='s')
         self.service().Start(self.app_id(app), options, timeout=30)
 
     def end_session(self, passcode=PASSCODE):
         self.service().End(self.dbus.Dictionary({'passcode': self.dbus.String(passcode)}, signature='sv'), timeout=30)
+
+    def notifications(self):
+        return self.dbus.Interface(
+            self.bus.get_object('org.freedesktop.Notifications', '/org/freedesktop/Notifications', introspect=False),
+            'org.freedesktop.Notifications')
+
+    def notify(self, summary):
+        """Sends a notification as an app would (org.freedesktop.Notifications,
+        the shell's own server or a suite's stand-in); returns its id."""
+        dbus = self.dbus
+        return int(self.notifications().Notify(
+            'guided-access-test', dbus.UInt32(0), '', summary, 'a test notification',
+            dbus.Array([], signature='s'), dbus.Dictionary({}, signature='sv'), dbus.Int32(-1), timeout=10))
 
     # -- running ---------------------------------------------------------------
 

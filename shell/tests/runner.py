@@ -257,6 +257,22 @@ def serve_requests(requests, replies, handlers):
             outgoing.flush()
 
 
+def install_test_apps(work, programs, apps):
+    """Copies shell/tests/app.py into WORK/bin with an interpreter file of
+    its own for each of `programs` (so each has its own app id, as each
+    installed app has), and a desktop file for each of `apps`, so that the
+    shell tracks it as a real app (its menu, launching it again)."""
+    shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'app.py'), os.path.join(work, 'bin'))
+    interpreter = os.path.realpath('/usr/bin/python3')
+    for program in programs:
+        shutil.copy(interpreter, os.path.join(work, 'bin', program))
+    os.makedirs(os.path.join(work, 'data/applications'), exist_ok=True)
+    for app in apps:
+        with open(os.path.join(work, f'data/applications/{app}.desktop'), 'w') as f:
+            f.write(f'[Desktop Entry]\nType=Application\nName={app}\nStartupWMClass={app}\n'
+                    f'Exec="{work}/bin/{app}" "{work}/bin/app.py" {app} "{work}/logs/{app}.log"\n')
+
+
 def remove_installed(paths):
     """Removes what a root helper installed, the deepest first."""
     for path in reversed(paths):

@@ -236,18 +236,6 @@ class LockCases:
         return 'x reached app-a without a session, y with keyboards allowed, z and v (after refocusing) not with keyboards denied; ' \
             'the passcode typed into the end dialog ended the session'
 
-    def notifications(self):
-        return self.dbus.Interface(
-            self.bus.get_object('org.freedesktop.Notifications', '/org/freedesktop/Notifications', introspect=False),
-            'org.freedesktop.Notifications')
-
-    def notify(self, summary):
-        """Sends a notification as an app would (org.freedesktop.Notifications); returns its id."""
-        dbus = self.dbus
-        return int(self.notifications().Notify(
-            'guided-access-test', dbus.UInt32(0), '', summary, 'a test notification',
-            dbus.Array([], signature='s'), dbus.Dictionary({}, signature='sv'), dbus.Int32(-1), timeout=10))
-
     def close_notification(self, notification):
         self.notifications().CloseNotification(self.dbus.UInt32(notification), timeout=10)
         wait_for(lambda: not self.banner_shown() and self.js('global._gaShell.Main.messageTray._notificationState') == 0,

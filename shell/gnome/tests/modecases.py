@@ -22,7 +22,6 @@ from shellinfo import END_SHORTCUT, HELPER_UUID, KEY, UUID
 from waiting import wait_for
 
 FEATURES = CONTRACT['INTERFACES']['features']
-OPTION = CONTRACT['START_OPTIONS']
 
 MODE_HELPERS = r"""
 (function () {
@@ -60,18 +59,6 @@ class ModeCases:
             self.js(MODE_HELPERS)
             self._mode_helpers = True
 
-    def start_with(self, app, also_allowed=(), shortcut=None, restrictions=None):
-        """Start with also-allowed and accessibility-shortcut, as the sheet sends them."""
-        dbus = self.dbus
-        options = dbus.Dictionary({}, signature='sv')
-        if also_allowed:
-            options[OPTION['alsoAllowed']] = dbus.Array([self.app_id(a) for a in also_allowed], signature='s')
-        if shortcut is not None:
-            options[OPTION['accessibilityShortcut']] = dbus.Array(shortcut, signature='s')
-        if restrictions:
-            options[OPTION['systemRestrictions']] = dbus.Dictionary(restrictions, signature='ss')
-        self.service().Start(self.app_id(app), options, timeout=30)
-
     def ensure_app(self, name):
         if self.window(name) is None:
             self.apps.pop(name, None)
@@ -108,7 +95,7 @@ class ModeCases:
             if control is None or 'app-b' not in control:
                 raise AssertionError(f'control: Alt+Tab without a session listed {control}')
             self.activate('app-a')
-            self.start_with('app-a', also_allowed=['app-d'])
+            self.start_session('app-a', also_allowed=['app-d'])
             try:
                 self.wait_locked()
                 if self.window('app-d')['minimized']:
@@ -126,7 +113,7 @@ class ModeCases:
                 self.end_session()
             self.wait_released()
             self.activate('app-a')
-            self.start_with('app-a', also_allowed=['app-d'], restrictions={'app-switching': 'deny'})
+            self.start_session('app-a', also_allowed=['app-d'], restrictions={'app-switching': 'deny'})
             try:
                 self.wait_locked()
                 denied = self.alt_tab()
@@ -221,7 +208,7 @@ class ModeCases:
         if any(before.values()):
             raise AssertionError(f'control: already on before the session: {before}')
         self.activate('app-a')
-        self.start_with('app-a', shortcut=['ScreenReader', 'Zoom', 'LargeText'])
+        self.start_session('app-a', shortcut=['ScreenReader', 'Zoom', 'LargeText'])
         try:
             self.wait_locked()
             menu = wait_for(lambda: self.js('global._ga.indicatorSwitches()'), 3, what='the indicator\'s switches')

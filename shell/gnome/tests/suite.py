@@ -9,12 +9,13 @@ import shutil
 import subprocess
 
 from harness import USER_ID, session_environment
-from runner import Desktop, remove_installed, serve_requests, update_dconf
+from runner import Desktop, install_test_apps, remove_installed, serve_requests, update_dconf
 from shellinfo import HELPER_UUID, SHELL_MAJOR, UUID
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GNOME_DIR = os.path.dirname(HERE)
 SHARED_TESTS = os.path.join(os.path.dirname(GNOME_DIR), 'tests')
+APPS = ('app-a', 'app-b', 'app-c', 'app-d')  # the test apps (shell/tests/app.py)
 
 # nobody may do every Guided Access admin action except ending a session
 # without the passcode, so that a wrong passcode cannot end one.
@@ -150,19 +151,8 @@ def prepare_work(work):
     # mode 700): the extension's sources (for the ES module check), the
     # daemon (TestSession copies it), and app.py below.
     shutil.copytree(os.path.join(GNOME_DIR, UUID), os.path.join(work, 'source', UUID))
-    # Each test app gets its own interpreter file, hence its own app id.
-    shutil.copy(os.path.join(SHARED_TESTS, 'app.py'), os.path.join(work, 'bin'))
     shutil.copy(os.path.join(SHARED_TESTS, 'exam.py'), os.path.join(work, 'bin'))
-    interpreter = os.path.realpath('/usr/bin/python3')
-    for app in ('app-a', 'app-b', 'app-c', 'app-d'):
-        shutil.copy(interpreter, os.path.join(work, 'bin', app))
-    # Desktop files, so the shell tracks each app as a real app (app menu,
-    # launching it again), as it does an installed one.
-    os.makedirs(os.path.join(work, 'data/applications'))
-    for app in ('app-a', 'app-b', 'app-c', 'app-d'):
-        with open(os.path.join(work, f'data/applications/{app}.desktop'), 'w') as f:
-            f.write(f'[Desktop Entry]\nType=Application\nName={app}\nStartupWMClass={app}\n'
-                    f'Exec="{work}/bin/{app}" "{work}/bin/app.py" {app} "{work}/logs/{app}.log"\n')
+    install_test_apps(work, APPS, APPS)
     # The administrator's policy, empty; nobody's, so that the managed Single
     # App Mode case (modecases.py) can write it as an administrator would.
     with open(os.path.join(work, 'managed.json'), 'w') as f:

@@ -316,7 +316,7 @@ class DialogCases:
 
         # Control: a session whose shortcut is empty: no switch; Tab, Space
         # there change nothing, and nothing magnifies.
-        self.start_session_with('app-a', shortcut=[])
+        self.start_session('app-a', shortcut=[])
         try:
             self.wait_locked()
             logged = self.kwin_log_size()
@@ -335,7 +335,7 @@ class DialogCases:
         self.wait_released()
         self.activate('app-a')
         shortcut = ['ScreenReader', 'Zoom']
-        self.start_session_with('app-a', shortcut=shortcut)
+        self.start_session('app-a', shortcut=shortcut)
         ended = False
         try:
             self.wait_locked()

@@ -16,7 +16,7 @@ import subprocess
 import time
 
 import fakeinput
-from harness import BUS_NAME, CONTRACT, PASSCODE, log, stop_group
+from harness import BUS_NAME, PASSCODE, log, stop_group
 from waiting import wait_for
 
 SCRIPT_ID = 'guidedaccess'
@@ -317,18 +317,6 @@ class KWin:
         except OSError:
             return []
 
-    def notifications(self):
-        return self.dbus.Interface(
-            self.bus.get_object('org.freedesktop.Notifications', '/org/freedesktop/Notifications', introspect=False),
-            'org.freedesktop.Notifications')
-
-    def notify(self, summary):
-        """Sends a notification as an app would; the fake server shows its banner."""
-        dbus = self.dbus
-        return int(self.notifications().Notify(
-            'guided-access-test', dbus.UInt32(0), '', summary, 'a test notification',
-            dbus.Array([], signature='s'), dbus.Dictionary({}, signature='sv'), dbus.Int32(-1), timeout=10))
-
     def close_notification(self, notification, summary):
         self.notifications().CloseNotification(self.dbus.UInt32(notification), timeout=10)
         wait_for(lambda: not self.window(summary), 5, 0.1, f'the banner "{summary}" to go')
@@ -572,20 +560,6 @@ class KWin:
         self.bring_up_apps()
         self.start_session('app-a', **options)
         self.wait_locked()
-
-    def start_session_with(self, app, also_allowed=(), shortcut=None, restrictions=None):
-        """Start with the options the shared harness's start_session lacks
-        (names from the contract)."""
-        dbus = self.dbus
-        names = CONTRACT['START_OPTIONS']
-        options = dbus.Dictionary({}, signature='sv')
-        if also_allowed:
-            options[names['alsoAllowed']] = dbus.Array([self.app_id(name) for name in also_allowed], signature='s')
-        if shortcut is not None:
-            options[names['accessibilityShortcut']] = dbus.Array(shortcut, signature='s')
-        if restrictions:
-            options[names['systemRestrictions']] = dbus.Dictionary(restrictions, signature='ss')
-        self.service().Start(self.app_id(app), options, timeout=30)
 
     # -- the daemon -----------------------------------------------------------
 

@@ -243,14 +243,6 @@ class LayoutCases:
     def wait_extent(self, before, match, what, timeout=5):
         return wait_for(lambda: self.shown_extent(before, match), timeout, 0.2, what)
 
-    def start_with(self, app, **options):
-        """Start with options run's start_session does not take (presentation)."""
-        dbus = self.dbus
-        values = dbus.Dictionary({}, signature='sv')
-        for key, value in options.items():
-            values[key] = value
-        self.service().Start(self.app_id(app), values, timeout=30)
-
     def launch_dock(self, output):
         """A panel stand-in (dock.py) along the bottom of OUTPUT."""
         name = 'dock'
@@ -533,7 +525,7 @@ class LayoutCases:
         area = self.target_output()
         placed = self.place('app-a', area)
         self.activate('app-a')
-        self.start_with('app-a', presentation=self.dbus.String('as-is'))
+        self.start_session('app-a', presentation='as-is')
         try:
             self.wait_locked(('app-b',))
             time.sleep(0.8)
@@ -546,7 +538,7 @@ class LayoutCases:
         seen = {}
         for presentation in ('fullscreen', 'maximized'):
             self.activate('app-a')
-            self.start_with('app-a', presentation=self.dbus.String(presentation))
+            self.start_session('app-a', presentation=presentation)
             try:
                 self.wait_locked(('app-b',))
                 wait_for(lambda: as_rect(self.window('app-a')) == area, 5, 0.1, f'app-a {presentation} on {text(area)}')

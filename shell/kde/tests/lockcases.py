@@ -107,7 +107,7 @@ class LockCases:
         if self.alt_tab()[0] != 'app-b':
             raise AssertionError(f'control: without a session Alt+Tab from app-a did not reach app-b{self.seen()}')
         self.activate('app-a')
-        self.start_session_with('app-a', also_allowed=('app-b',))
+        self.start_session('app-a', also_allowed=('app-b',))
         try:
             wait_for(lambda: self.locked(('app-c',)), 5, 0.05, 'app-c minimized')
             time.sleep(0.5)
@@ -136,7 +136,7 @@ class LockCases:
         self.wait_released(('app-c',))
         # app-switching denied: Alt+Tab does nothing, also-allowed or not.
         self.activate('app-a')
-        self.start_session_with('app-a', also_allowed=('app-b',), restrictions={'app-switching': 'deny'})
+        self.start_session('app-a', also_allowed=('app-b',), restrictions={'app-switching': 'deny'})
         try:
             wait_for(lambda: self.locked(('app-c',)), 5, 0.05, 'app-c minimized')
             time.sleep(0.5)

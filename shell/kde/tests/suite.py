@@ -11,7 +11,7 @@ import subprocess
 import fakeinput
 from harness import USER_ID, session_environment
 from kwin import SCRIPT_ID, SOCKET
-from runner import DAEMON, Desktop
+from runner import DAEMON, Desktop, install_test_apps
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 KDE_DIR = os.path.dirname(HERE)
@@ -104,22 +104,14 @@ def prepare_work(work, install):
         shutil.copy(os.path.join(HERE, name), os.path.join(work, 'source'))
     shutil.copy(os.path.join(SHARED_TESTS, 'exam.py'), os.path.join(work, 'source'))
     shutil.copytree(os.path.join(HERE, 'probe'), os.path.join(work, 'source/probe'))
-    # Each test app gets its own interpreter file, hence its own app id.
-    shutil.copy(os.path.join(SHARED_TESTS, 'app.py'), os.path.join(work, 'bin'))
-    interpreter = os.path.realpath('/usr/bin/python3')
-    for app in ('app-a', 'app-b', 'app-c', 'app-x', 'dock'):
-        shutil.copy(interpreter, os.path.join(work, 'bin', app))
-    os.makedirs(os.path.join(work, 'data/applications'))
-    for app in ('app-a', 'app-b', 'app-c', 'app-x'):
-        with open(os.path.join(work, f'data/applications/{app}.desktop'), 'w') as f:
-            f.write(f'[Desktop Entry]\nType=Application\nName={app}\nStartupWMClass={app}\n'
-                    f'Exec="{work}/bin/{app}" "{work}/bin/app.py" {app} "{work}/logs/{app}.log"\n')
+    # The test apps, and the dock stand-in on an interpreter file of its own.
+    install_test_apps(work, ('app-a', 'app-b', 'app-c', 'app-x', 'dock'), ('app-a', 'app-b', 'app-c', 'app-x'))
     # KWin lets a program take screenshots (ScreenShot2) only if the first
     # desktop file it finds whose Exec is the program's executable names the
     # restricted interface. services.py, which takes them for the cases, runs
     # on an interpreter file of its own: /usr/bin/python3.11 has its own
     # desktop file, which KWin may find first (then it refuses, at random).
-    shutil.copy(interpreter, os.path.join(work, 'bin/services'))
+    shutil.copy(os.path.realpath('/usr/bin/python3'), os.path.join(work, 'bin/services'))
     with open(os.path.join(work, 'data/applications/guided-access-tests.desktop'), 'w') as f:
         f.write(f'[Desktop Entry]\nType=Application\nName=Guided Access tests\nExec={work}/bin/services\n'
                 'NoDisplay=true\nX-KDE-DBUS-Restricted-Interfaces=org.kde.KWin.ScreenShot2\n')
