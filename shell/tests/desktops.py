@@ -6,17 +6,35 @@ from this list."""
 
 import collections
 
-Desktop = collections.namedtuple('Desktop', 'name title layouts')
+Desktop = collections.namedtuple('Desktop', 'name title layouts setup groups')
 Desktop.__doc__ = """NAME: the desktop's directory in shell/; TITLE: how the
 tables name it; LAYOUTS: the monitor layouts its suite runs with --layouts,
 by release (`host`, or `roots` for every Debian root), each a unit of its
-own (`layouts`: all of them in one shell)."""
+own (`layouts`: all of them in one shell); GROUPS: the suite's cases by
+concern, each a regular expression over case names (scripts/test runs
+`all`; a group is for local work: `--unit gnome:trixie:one:assessment`),
+run with the cases SETUP matches (what the others assume)."""
 
 DESKTOPS = (
     # GNOME Shell reconfigures its virtual monitors through DisplayConfig,
     # so every layout runs in one shell.
-    Desktop('gnome', 'GNOME', {'host': ('layouts',), 'roots': ('layouts',)}),
+    Desktop('gnome', 'GNOME', {'host': ('layouts',), 'roots': ('layouts',)},
+            setup=r'^(extension enables|other app unreachable)', groups={
+                'lock': r'^(esm|overview|disabled region|keyboards deny|notifications deny|after End)',
+                'resilience': r'^(kill -9|disable/enable|the locked app is launched|the administrator)',
+                'dialogs': r'^(triple-press|expiry|accessibility shortcut|start sheet|settings window|time-limit)',
+                'modes': r'^(other apps allowed|managed Single App Mode)',
+                'assessment': r'^(assessment|red team in an assessment)',
+                'redteam': r'^(red team:|the locked app keeps working)',
+            }),
     # Each KWin layout starts a KWin of its own: each scale in one KWin,
     # integer in 5.27 (the host), fractional in 6.x.
-    Desktop('kde', 'KDE', {'host': ('two', 'scale2'), 'roots': ('two', 'scale1.25')}),
+    Desktop('kde', 'KDE', {'host': ('two', 'scale2'), 'roots': ('two', 'scale1.25')},
+            setup=r'^script loads', groups={
+                'lock': r'^(another app|also-allowed|Alt\+Tab|a click|notifications denied|keyboards denied|an X11)',
+                'resilience': r'^(kill -9|unloading|kwinrc|corners|restarting KWin)',
+                'dialogs': r'^(Meta\+Alt\+Escape|the dialog|expiry|a session with a time limit)',
+                'modes': r'^managed Single App Mode',
+                'assessment': r'^(the script unloaded during an assessment|assessment without|red team inside)',
+            }),
 )

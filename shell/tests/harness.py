@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""What the two on-screen suites share (shell/gnome/tests/run and
-shell/kde/tests/run): the daemon's private buses from
-guided-access-test-session, the environment of a session run as nobody,
-process groups, figures, and the cases' loop with the daemon's side of a
-session. Each suite adds its shell: how it starts, how it is driven, what
-a person sees in it. Both run in any Debian root of scripts/desktop-root.
+"""What every desktop's on-screen suite (shell/*/tests/run) shares as
+nobody, and what runner.py uses of it as root: the daemon's private buses
+from guided-access-test-session, the environment of a session run as
+nobody, process groups, figures, and the cases' loop with the daemon's side
+of a session. Each suite adds its shell: how it starts, how it is driven,
+what a person sees in it (docs/adding-a-desktop.md). All run in any Debian
+root of scripts/desktop-root.
 """
 
 import json
@@ -79,7 +80,7 @@ def stop_group(pid, grace=3.0):
     """SIGTERM to the process group `pid`, SIGKILL after `grace` s. A
     remembered group whose leader's id now belongs to a process started
     later is not ours: it is left alone."""
-    started = _group_starts.pop(pid, None)
+    started = _group_starts.get(pid)
     now = process_start(pid)
     if started is not None and now is not None and now != started:
         return
