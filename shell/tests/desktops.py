@@ -13,13 +13,14 @@ by release (`host`, or `roots` for every Debian root), each a unit of its
 own (`layouts`: all of them in one shell); GROUPS: the suite's cases by
 concern, each a regular expression over case names (scripts/test runs
 `all`; a group is for local work: `--unit gnome:trixie:one:assessment`),
-run with the cases SETUP matches (what the others assume)."""
+run with the cases SETUP matches (what the others assume, and the checks
+every run ends with)."""
 
 DESKTOPS = (
     # GNOME Shell reconfigures its virtual monitors through DisplayConfig,
     # so every layout runs in one shell.
     Desktop('gnome', 'GNOME', {'host': ('layouts',), 'roots': ('layouts',)},
-            setup=r'^(extension enables|other app unreachable)', groups={
+            setup=r'^(extension enables|other app unreachable|the shell.s log)', groups={
                 'lock': r'^(esm|overview|disabled region|keyboards deny|notifications deny|after End)',
                 'resilience': r'^(kill -9|disable/enable|the locked app is launched|the administrator)',
                 'dialogs': r'^(triple-press|expiry|accessibility shortcut|start sheet|settings window|time-limit)',

@@ -11,7 +11,8 @@ daemon from guided-access-test-session (harness.TestSession), the switch to
 uid 65534, the README's screenshots, every process group the cases left
 (harness.stop_remembered_groups) and the result: with
 GUIDED_ACCESS_RESULT=FILE, one JSON object for the unit (see `Result`),
-which shell/tests/units merges into scripts/test's tables.
+which shell/tests/units merges into scripts/test's tables, and beside it
+the logs of a failed run (keep_logs).
 """
 
 import json
@@ -166,11 +167,25 @@ def run(desktop, arguments, result):
         if session is not None:
             session.stop()
         desktop.finish()
-        if os.environ.get('KEEP_WORK') is None:
-            shutil.rmtree(work, ignore_errors=True)
-        else:
-            log(f'(logs kept in {work}/logs because KEEP_WORK is set)')
+        keep_logs(work, status)
     return status, cases
+
+
+def keep_logs(work, status):
+    """Removes the work directory; with KEEP_WORK set, keeps it. A unit
+    (GUIDED_ACCESS_RESULT set) runs in a /tmp of its own that goes with it:
+    there the logs of a failed run, or of any with KEEP_WORK, are copied
+    beside the result (RESULT.logs/) first."""
+    result = os.environ.get('GUIDED_ACCESS_RESULT')
+    if result and (status != 0 or os.environ.get('KEEP_WORK')):
+        kept = os.path.splitext(result)[0] + '.logs'
+        shutil.rmtree(kept, ignore_errors=True)
+        shutil.copytree(os.path.join(work, 'logs'), kept, symlinks=True, ignore_dangling_symlinks=True)
+        log(f'(logs kept in {kept})')
+    if os.environ.get('KEEP_WORK') is None:
+        shutil.rmtree(work, ignore_errors=True)
+    elif not result:
+        log(f'(logs kept in {work}/logs because KEEP_WORK is set)')
 
 
 def as_nobody(desktop, work, session, helper, arguments, result):
