@@ -201,6 +201,15 @@ class StartSheetCases:
         # The shell handles the virtual device's events after Eval returns.
         time.sleep(0.08)
 
+    def settled(self, done, failure, seen=None):
+        """Waits up to 3 s for what keys just pressed do (a loaded machine
+        handles them later than key()'s pause); AssertionError `failure`
+        (with what `seen` returns) when it does not come."""
+        try:
+            wait_for(done, 3, 0.05, what=failure)
+        except TimeoutError:
+            raise AssertionError(failure + (f': {seen()}' if seen else '')) from None
+
     def open_sheet(self, app='app-a'):
         self.c.activate(app)
         if self.js('global._ga.sheet() !== null'):
@@ -426,20 +435,19 @@ class StartSheetCases:
         if self.js('global._ga.namedLike("Switched-off region")'):
             self.tab_to('Switched-off region 1')
             self.key('Delete')
-            if self.js('global._ga.namedLike("Switched-off region")'):
-                raise AssertionError('Delete did not remove the focused region')
+            self.settled(lambda: not self.js('global._ga.namedLike("Switched-off region")'),
+                         'Delete did not remove the focused region')
         self.tab_to('As It Is')
         self.key('space')
         self.tab_to('Add Region')
         self.key('Return')
-        if not self.js('global._ga.focused()').startswith('Switched-off region 1'):
-            raise AssertionError(f'the new region does not have the focus: {self.js("global._ga.focused()")}')
+        self.settled(lambda: self.js('global._ga.focused()').startswith('Switched-off region 1'),
+                     'the new region does not have the focus', lambda: self.js('global._ga.focused()'))
         before = self.js('global._ga.focused()')
         self.key('Right')
         self.key('Down', modifiers=['Shift_L'])
+        self.settled(lambda: self.js('global._ga.focused()') != before, f'the arrow keys did not move the region: {before}')
         moved = self.js('global._ga.focused()')
-        if moved == before:
-            raise AssertionError(f'the arrow keys did not move the region: {before}')
         self.tab_to('Keyboards')
         self.key('space')
         self.tab_to('Start')
