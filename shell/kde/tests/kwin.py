@@ -416,7 +416,8 @@ class KWin:
         return name
 
     def unload_script(self, name):
-        self.scripting('unloadScript', name)
+        """KWin's unloadScript: True when it unloaded a script of that name."""
+        return bool(self.scripting('unloadScript', name))
 
     def activate_once(self, name):
         """Activates NAME's window as a taskbar would (the workspace's active
