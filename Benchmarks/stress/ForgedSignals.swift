@@ -65,7 +65,7 @@ final class SignalCounter<Element: Sendable>: Sendable {
     private let received = Locked<[Element]>([])
     private let task = Locked<Task<Void, Never>?>(nil)
 
-    init(_ stream: AsyncStream<Element>) {
+    init(_ stream: some AsyncSequence<Element, Never> & Sendable) {
         task.withLock { $0 = Task { [weak self] in for await element in stream { self?.received.withLock { $0.append(element) } } } }
     }
 

@@ -27,7 +27,8 @@ public final class Connection: @unchecked Sendable {
     /// two as well, but ThreadSanitizer on Linux does not see that and would
     /// report every reply as a race, hiding real ones.
     private var pendingReplies: [UInt32: (continuation: CheckedContinuation<Void, any Error>, reply: Locked<Message?>, timer: UInt64)] = [:]
-    private var subscriptions: [UInt64: (rule: MatchRule, continuation: AsyncStream<Message>.Continuation)] = [:]
+    /// Signal subscriptions; a message crosses to its reader as a reply does (see `SignalStream`).
+    private var subscriptions: [UInt64: (rule: MatchRule, sender: SignalStream.Sender)] = [:]
     private var nextSubscriptionID: UInt64 = 0
     /// Unique owners of the well-known names that subscriptions filter on
     /// (signals carry only the unique name); an entry with nil means "no owner".
@@ -169,7 +170,7 @@ public final class Connection: @unchecked Sendable {
             }
             noteOwnerChange(message)
             for subscription in subscriptions.values where subscription.rule.matches(message, owners: senderOwners) {
-                subscription.continuation.yield(message)
+                subscription.sender.yield(message)
             }
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         case .methodCall:
@@ -185,7 +186,7 @@ public final class Connection: @unchecked Sendable {
             pending.continuation.resume(throwing: DBusError.disconnected("the bus connection was closed"))
         }
         pendingReplies.removeAll()
-        for (_, subscription) in subscriptions { subscription.continuation.finish() }
+        for (_, subscription) in subscriptions { subscription.sender.finish() }
         subscriptions.removeAll()
     }
 
@@ -204,13 +205,13 @@ public final class Connection: @unchecked Sendable {
     /// Subscribes to signals matching `rule`. The match is in place on the
     /// bus when this returns; the stream ends when the connection closes.
     /// Stopping iteration removes the match.
-    public func signals(_ rule: MatchRule) async throws -> AsyncStream<Message> {
+    public func signals(_ rule: MatchRule) async throws -> SignalStream {
         if let sender = rule.sender, !sender.isUnique, sender != .bus { try await trackOwner(of: sender) }
         // Listen locally first, so nothing the bus sends once the match is in place slips by.
-        let (stream, continuation) = AsyncStream<Message>.makeStream(bufferingPolicy: .unbounded)
+        let (stream, sender) = SignalStream.make()
         let id: UInt64 = await onLoop {
             self.nextSubscriptionID += 1
-            self.subscriptions[self.nextSubscriptionID] = (rule, continuation)
+            self.subscriptions[self.nextSubscriptionID] = (rule, sender)
             return self.nextSubscriptionID
         }
         do {
@@ -219,7 +220,7 @@ public final class Connection: @unchecked Sendable {
             _ = await onLoop { self.subscriptions.removeValue(forKey: id) }
             throw error
         }
-        continuation.onTermination = { [weak self] _ in
+        sender.continuation.onTermination = { [weak self] _ in
             guard let self else { return }
             loop.execute { [self] in
                 guard subscriptions.removeValue(forKey: id) != nil, !isClosed else { return }

@@ -13,11 +13,11 @@ public func eventually(timeout: Duration = .seconds(10), _ condition: () async t
 }
 
 /// The next element of `stream` within `timeout`, or nil.
-public func next<T: Sendable>(_ stream: AsyncStream<T>, timeout: Duration = .seconds(10)) async -> T? {
+public func next<T: Sendable>(_ stream: some AsyncSequence<T, Never> & Sendable, timeout: Duration = .seconds(10)) async -> T? {
     await withTaskGroup(of: T?.self) { group in
         group.addTask {
             var iterator = stream.makeAsyncIterator()
-            return await iterator.next()
+            return await iterator.next(isolation: nil)
         }
         group.addTask {
             try? await Task.sleep(for: timeout)
@@ -33,7 +33,7 @@ public func next<T: Sendable>(_ stream: AsyncStream<T>, timeout: Duration = .sec
 /// within one `timeout` for the whole wait (one timer, not one per
 /// element, so a benchmark times the sender and not the waiting); returns
 /// how many matched.
-public func collect<T: Sendable>(_ count: Int, from stream: AsyncStream<T>, timeout: Duration = .seconds(10),
+public func collect<T: Sendable>(_ count: Int, from stream: some AsyncSequence<T, Never> & Sendable, timeout: Duration = .seconds(10),
                                  matching: @escaping @Sendable (T) -> Bool) async -> Int {
     await withTaskGroup(of: Int.self) { group in
         group.addTask {

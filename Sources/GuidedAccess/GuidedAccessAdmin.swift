@@ -187,7 +187,7 @@ public final class GuidedAccessAdmin: Sendable {
     /// Every signal the service sends, from any of its objects, as it arrives.
     /// Works before the service starts and across its restarts.
     public func signals() async throws -> AsyncStream<GuidedAccessSignal> {
-        let messages: AsyncStream<Message>
+        let messages: SignalStream
         do {
             messages = try await connection.signals(MatchRule(sender: BusName.guidedAccess))
         } catch {

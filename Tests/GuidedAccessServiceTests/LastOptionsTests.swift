@@ -184,7 +184,7 @@ struct LastOptionsTests {
     }
 
     /// The changed values of the next PropertiesChanged for the session interface.
-    static func nextSessionChange(_ stream: AsyncStream<Message>) async -> [String: DBusValue] {
+    static func nextSessionChange(_ stream: SignalStream) async -> [String: DBusValue] {
         while let message = await next(stream, timeout: .seconds(5)) {
             guard message.arguments.first == .string(ServiceInterface.session.rawValue),
                   case .dictionary(_, _, let entries)? = message.arguments.dropFirst().first else { continue }

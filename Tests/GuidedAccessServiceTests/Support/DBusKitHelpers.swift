@@ -71,7 +71,7 @@ extension Connection {
 
     /// Subscribes to a signal of the service's main object (or `path`).
     func gaSignals(_ interface: InterfaceName, _ member: String? = nil, path: String? = GuidedAccessBus.objectPath) async throws
-        -> AsyncStream<Message> {
+        -> SignalStream {
         try await signals(MatchRule(path: try path.map(ObjectPath.init(validating:)), interface: interface,
                                     member: try member.map(MemberName.init(validating:))))
     }
@@ -107,7 +107,7 @@ func declarations(_ entries: [(String, String, String)]) -> DBusValue {
 
 
 /// Collects messages from `stream` for `duration`.
-func collect(_ stream: AsyncStream<Message>, for duration: Duration) async -> [Message] {
+func collect(_ stream: SignalStream, for duration: Duration) async -> [Message] {
     let task = Task {
         var received: [Message] = []
         for await message in stream { received.append(message) }
