@@ -64,13 +64,19 @@ let package = Package(
         // The desktop's settings (GSettings: dconf on GNOME) as a feature source
         // and system-restriction applier. The only module that sees GLib types.
         .target(name: "GSettingsBridge", dependencies: ["CGIO", "GuidedAccessCore", "Locking"]),
+        // KDE Plasma's settings (KConfig files with their change signal, KWin over
+        // D-Bus) as the same feature source and session applier, beside GSettingsBridge.
+        .target(name: "PlasmaBridge", dependencies: ["DBusKit", "FileWatching", "GuidedAccessCore", "Locking"]),
+        // Tells when a file changes (inotify, polling without it): managed.json, KDE's files.
+        .target(name: "FileWatching", dependencies: ["Locking"]),
         // Binds the core to the bus: interfaces, polkit, caller identity; puts
         // the core's words into the contract's names.
-        .target(name: "GuidedAccessService", dependencies: ["CHeap", "DBusKit", "GuidedAccessContract", "GuidedAccessCore", "Locking"]),
+        .target(name: "GuidedAccessService",
+                dependencies: ["CHeap", "DBusKit", "FileWatching", "GuidedAccessContract", "GuidedAccessCore", "Locking"]),
         .executableTarget(
             name: "guided-accessd",
             // Options are parsed by hand (DaemonOptions): no swift-argument-parser resident all session.
-            dependencies: ["GuidedAccessService", "GuidedAccessContract", "GSettingsBridge"]
+            dependencies: ["GuidedAccessService", "GuidedAccessContract", "GSettingsBridge", "PlasmaBridge"]
         ),
         // Client library for apps, mirroring UIKit's Guided Access API.
         .target(name: "GuidedAccess", dependencies: ["DBusKit", "GuidedAccessContract", "Locking"]),
@@ -95,10 +101,12 @@ let package = Package(
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "DBusTesting", "Locking"]),
         .executableTarget(name: "guided-access-shop", dependencies: ["GuidedAccess"], path: "Examples/Shop"),
         .testTarget(name: "GuidedAccessCoreTests", dependencies: ["GuidedAccessCore"]),
+        .testTarget(name: "PlasmaBridgeTests", dependencies: ["PlasmaBridge", "GuidedAccessCore"]),
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
         // Runs the built daemon, CLI and example against private buses and real polkitd.
         .testTarget(name: "GuidedAccessServiceTests",
-                    dependencies: ["GuidedAccessService", "GuidedAccessContract", "GSettingsBridge", "DBusKit", "DBusTesting", "GuidedAccessTesting", "Locking"]),
+                    dependencies: ["GuidedAccessService", "GuidedAccessContract", "GSettingsBridge", "PlasmaBridge", "FileWatching", "DBusKit",
+                                   "DBusTesting", "GuidedAccessTesting", "Locking"]),
         .testTarget(name: "GuidedAccessTests",
                     dependencies: ["GuidedAccess", "GuidedAccessContract", "DBusKit", "DBusTesting", "GuidedAccessTesting", "Locking"]),
     ],

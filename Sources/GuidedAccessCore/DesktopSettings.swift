@@ -245,3 +245,14 @@ public enum DesktopSettingChange: Sendable, Equatable {
     /// the auto-lock's), by id.
     case sessionSetting(String)
 }
+
+/// A user's setting that keeps a shell's enforcer off even when its host is
+/// asked to turn it on (KDE's `kwinrc` `[Plugins] guidedaccessEnabled=false`):
+/// removed before the host is asked.
+public protocol EnforcerOffSetting: Sendable {
+    /// What the audit log and the daemon log call it.
+    var name: String { get }
+    /// Removes the setting, so its default (on) applies again; true when
+    /// there was one. Blocking I/O.
+    func removeOff() throws -> Bool
+}

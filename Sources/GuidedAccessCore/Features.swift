@@ -65,9 +65,14 @@ public protocol FeatureValueSource: AnyObject, Sendable {
     func sourceDescription(of feature: Feature) -> String
     /// True when the store will not let the value change (a dconf lock).
     func isLocked(_ feature: Feature) -> Bool
+    /// Where a locked value is locked, for the refusal that tells the
+    /// administrator where to lift it.
+    func lockDescription(of feature: Feature) -> String
 }
 
 extension FeatureValueSource {
     /// Unless the store says otherwise, it takes every write.
     public func isLocked(_ feature: Feature) -> Bool { false }
+    /// The value's place, and the usual lock of the desktop's settings.
+    public func lockDescription(of feature: Feature) -> String { "\(sourceDescription(of: feature)), e.g. a dconf lock" }
 }

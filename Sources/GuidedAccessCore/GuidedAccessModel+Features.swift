@@ -75,7 +75,7 @@ extension GuidedAccessModel {
             }
             if let source = featureSources[feature], source.isLocked(feature), featureValue(feature) != enabled {
                 throw .permissionDenied("\(feature.name) is locked by the administrator in the desktop's settings "
-                                        + "(\(source.sourceDescription(of: feature)), e.g. a dconf lock); lift the lock there")
+                                        + "(\(source.lockDescription(of: feature))); lift the lock there")
             }
         }
     }

@@ -43,9 +43,6 @@ struct EnforcerRevival: Sendable {
     let enable: Enable
     /// nil: the host keeps the enforcer on across its screen lock.
     let screenLock: ScreenLock?
-    /// The user's setting that keeps the enforcer off even when the host is
-    /// asked to turn it on: removed first. nil: the host's call turns it on.
-    var offSetting: KConfigSetting? = nil
 
     /// The attempt as the audit log and the daemon log name it.
     var target: String { "\(enforcer): \(enable.call)" }
@@ -65,13 +62,13 @@ struct EnforcerRevival: Sendable {
     /// The KWin script: `start()` loads every enabled script that is not
     /// loaded, ours among them. KWin keeps its scripts across its screen lock.
     /// KDE's settings turn a script off in kwinrc (which KWin rereads on
-    /// `reconfigure`, unloading it), and `start()` would leave it off.
+    /// `reconfigure`, unloading it), and `start()` would leave it off: the
+    /// daemon is given that setting (`ServiceConfiguration.enforcerOffSettings`).
     static let kwin = EnforcerRevival(
         enforcer: "kwin",
         host: "org.kde.KWin", hostPath: "/Scripting",
         enable: .plain(MethodDeclaration("org.kde.kwin.Scripting", "start")),
-        screenLock: nil,
-        offSetting: KConfigSetting(file: "kwinrc", group: "Plugins", key: "guidedaccessEnabled"))
+        screenLock: nil)
 
     /// Wait after the loss before deciding: a host that exits drops its name,
     /// and a screen lock reports itself active, within this.
@@ -139,11 +136,11 @@ extension GuidedAccessService {
     /// logged when there was one (or it could not be removed). The file is
     /// read and written on the thread for blocking work.
     private func removeOffSetting(of revival: EnforcerRevival) async {
-        guard let setting = revival.offSetting, let directory = userConfigDirectory else { return }
+        guard let setting = enforcerOffSettings[revival.enforcer] else { return }
         let target = "\(revival.enforcer): remove \(setting.name)=false"
         do {
-            guard try await model.io.run({ try setting.removeFalse(in: directory) }) else { return }
-            log("turning enforcer \(revival.enforcer) back on: removed \(setting.name)=false from \(directory)")
+            guard try await model.io.run({ try setting.removeOff() }) else { return }
+            log("turning enforcer \(revival.enforcer) back on: removed \(setting.name)=false")
             audit(Self.daemonAuditCaller, "revive-enforcer", target, .allowed)
         } catch {
             log("turning enforcer \(revival.enforcer) back on: cannot remove \(setting.name)=false: \(error)")

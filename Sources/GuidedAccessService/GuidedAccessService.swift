@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import DBusKit
-import GuidedAccessContract
+import FileWatching
 import FoundationEssentials
+import GuidedAccessContract
 import GuidedAccessCore
 import Locking
 
@@ -25,10 +26,10 @@ public struct ServiceConfiguration: Sendable {
     /// Starts the locked app again for enforcers that cannot (`LaunchApp`);
     /// nil: `LaunchApp` fails.
     public var launcher: (any AppLauncher)?
-    /// The user's configuration directory (`$XDG_CONFIG_HOME`), where KDE
-    /// keeps the setting that turns the KWin script off and KWin's screen
-    /// edges (``KWinScreenEdges``); nil: never touched.
-    public var userConfigDirectory: String?
+    /// Per enforcer name (as it registers), the user's setting that keeps
+    /// it off even when its host is asked to turn it on; removed first when
+    /// the daemon turns it back on during a session.
+    public var enforcerOffSettings: [String: any EnforcerOffSetting] = [:]
 
     public init(stateDirectory: String) { self.stateDirectory = stateDirectory }
 }
@@ -64,9 +65,7 @@ public final class GuidedAccessService: Sendable {
     let desktop: (any DesktopSettings)?
     /// Named in refusals that the administrator can lift there.
     let managedConfigPath: String
-    let userConfigDirectory: String?
-    /// Switched off during sessions; nil without a configuration directory.
-    let kwinScreenEdges: KWinScreenEdges?
+    let enforcerOffSettings: [String: any EnforcerOffSetting]
     let launcher: (any AppLauncher)?
     /// `LaunchApp`'s launches in the current session.
     let launchBudget = Locked(LaunchBudget())
@@ -90,44 +89,39 @@ public final class GuidedAccessService: Sendable {
         let store = StateStore(directory: configuration.stateDirectory)
         var model = try store.loadModel(managedConfig: managed, passcodeCost: configuration.passcodeCost, now: Date())
         for warning in model.startupWarnings { log(warning) }
-        let edges = configuration.userConfigDirectory.map(KWinScreenEdges.init(directory:))
-        Self.connect(&model, to: configuration.desktop, edges: edges, store: store, log: log)
+        Self.connect(&model, to: configuration.desktop, store: store, log: log)
         let listReply = ReplyCache()
         self.listReply = listReply
         self.model = LockedModel(model, store: store, log: log, changed: listReply.invalidate)
         auditLog = AuditLog(directory: configuration.stateDirectory)
         self.desktop = configuration.desktop
         managedConfigPath = configuration.managedConfigPath
-        userConfigDirectory = configuration.userConfigDirectory
-        kwinScreenEdges = edges
+        enforcerOffSettings = configuration.enforcerOffSettings
         launcher = configuration.launcher
         polkit = PolkitAuthority(address: configuration.polkitAddress, timeout: configuration.polkitTimeout)
         self.log = log
     }
 
-    /// Routes the desktop's features and restrictions to it and a
-    /// session's demands to it and KWin's edges, pushes the administrator's
+    /// Routes the desktop's features, restrictions and a session's demands
+    /// to it, pushes the administrator's
     /// locked values, and settles a session that was running (or being
     /// restored) when the daemon last stopped. Before serving: the I/O is
     /// done here, in turn.
     private static func connect(_ model: inout GuidedAccessModel, to desktop: (any DesktopSettings)?,
-                                edges: KWinScreenEdges?, store: StateStore, log: @Sendable (String) -> Void) {
-        if let desktop {
-            for problem in desktop.problems { log(problem) }
-            model.setFeatureSource(desktop, for: desktop.desktopFeatures)
-            do {
-                _ = try model.enforceLockedFeatures()
-                if let pending = model.takePendingSave() {
-                    do { try pending.write(to: store) } catch { model.saveFailed(pending); throw error }
-                }
-            } catch {
-                // The daemon still serves: what the store holds is what it reports.
-                log("cannot push the values managed.json locks: \(error)")
+                                store: StateStore, log: @Sendable (String) -> Void) {
+        guard let desktop else { return }
+        for problem in desktop.problems { log(problem) }
+        model.setFeatureSource(desktop, for: desktop.desktopFeatures)
+        do {
+            _ = try model.enforceLockedFeatures()
+            if let pending = model.takePendingSave() {
+                do { try pending.write(to: store) } catch { model.saveFailed(pending); throw error }
             }
+        } catch {
+            // The daemon still serves: what the store holds is what it reports.
+            log("cannot push the values managed.json locks: \(error)")
         }
-        let appliers = [edges, desktop as (any SessionSettingsApplier)?].compactMap { $0 }
-        guard !appliers.isEmpty else { return }
-        model.setSessionSettingsApplier(appliers.count == 1 ? appliers[0] : CombinedSettingsApplier(appliers))
+        model.setSessionSettingsApplier(desktop)
         guard let settlement = model.desktopSettlement() else { return }
         for problem in settlement.perform() { log(problem) }
         if let state = model.settled(settlement) {
@@ -147,7 +141,6 @@ public final class GuidedAccessService: Sendable {
     public func start(on bus: Connection) async throws {
         HeapRelease.mapLargeBlocks()
         connection.withLock { $0 = bus }
-        kwinScreenEdges?.connect(to: bus)
         bus.setCallPolicy(CallPolicy(
             admit: { Self.refusal(ofUser: $0.userID)?.dbusError },
             maxInFlightPerSender: Self.maxCallsInFlightPerSender,

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+import FileWatching
 import FoundationEssentials
 import Glibc
 import GuidedAccessCore

@@ -7,6 +7,7 @@ import GuidedAccessCore
 import GSettingsBridge
 import GuidedAccessContract
 import GuidedAccessService
+import PlasmaBridge
 
 /// The daemon: options, logging, signals. Everything else is in GuidedAccessService.
 @main
@@ -46,6 +47,14 @@ struct GuidedAccessDaemon {
         DispatchSemaphore(value: 0).wait()
     }
 
+    /// Plasma's own settings when the session is KDE Plasma and has a
+    /// configuration directory; nil: GSettings.
+    private static func plasmaDesktop(_ environment: [String: String], configHome: String?) -> PlasmaDesktop? {
+        guard case .plasma = LiveDesktop(environment: environment), let configHome else { return nil }
+        return PlasmaDesktop(userDirectory: configHome,
+                             systemDirectories: PlasmaDesktop.systemDirectories(from: environment["XDG_CONFIG_DIRS"]))
+    }
+
     /// Serves until a signal or the loss of the name; throws when it cannot start or lost the name.
     static func run(_ options: DaemonOptions) async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -72,11 +81,13 @@ struct GuidedAccessDaemon {
         configuration.polkitAddress = options.polkitAddress.map(BusAddress.address) ?? .system
         configuration.polkitTimeout = .milliseconds(Int(options.polkitTimeout * 1000))
         if let cost = options.passcodeCost { configuration.passcodeCost = cost }
-        // Whatever backend GIO picks: dconf on GNOME, keyfile or memory elsewhere (GSETTINGS_BACKEND).
-        configuration.desktop = GSettingsDesktop()
-        configuration.launcher = DesktopAppLauncher()
-        configuration.userConfigDirectory = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? environment["HOME"].map { $0 + "/.config" }
+        let plasma = Self.plasmaDesktop(environment, configHome: configHome)
+        // Elsewhere whatever backend GIO picks: dconf on GNOME, keyfile or memory (GSETTINGS_BACKEND).
+        configuration.desktop = plasma ?? GSettingsDesktop()
+        configuration.launcher = DesktopAppLauncher()
+        if let configHome { configuration.enforcerOffSettings = ["kwin": KConfigSetting.kwinScript(in: configHome)] }
 
         let service: GuidedAccessService
         let bus: Connection
@@ -84,13 +95,15 @@ struct GuidedAccessDaemon {
             service = try GuidedAccessService(configuration, log: Log.warning)
             bus = try Connection(configuration.busAddress)
             try await service.start(on: bus)
+            await plasma?.connect(to: bus)
         } catch {
             Log.error("cannot start: \(error)")
             throw Stopped()
         }
         let managed = managedConfigExists ? "managed config \(configuration.managedConfigPath)"
             : "no managed config (\(configuration.managedConfigPath) absent)"
-        Log.info("ready on \(bus.uniqueName) as \(BusName.guidedAccess), state in \(configuration.stateDirectory), \(managed)")
+        Log.info("ready on \(bus.uniqueName) as \(BusName.guidedAccess), state in \(configuration.stateDirectory), \(managed), "
+                 + "desktop settings in \(plasma == nil ? LiveDesktop.gsettings.name : LiveDesktop(environment: environment).name)")
         switch await Self.waitForEnd(serving: BusName.guidedAccess, on: bus) {
         case .terminated(let signal):
             // Every change is already on disk; stopping only ends timers and the connection.

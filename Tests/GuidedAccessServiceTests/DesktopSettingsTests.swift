@@ -442,7 +442,7 @@ private func expectDenied(_ h: Harness) async throws {
 }
 
 /// The value of `feature` in the next PropertiesChanged of Features1 that names it.
-private func nextFeatureChange(_ stream: SignalStream, _ feature: String) async -> Bool? {
+func nextFeatureChange(_ stream: SignalStream, _ feature: String) async -> Bool? {
     while let message = await next(stream, timeout: .seconds(5)) {
         guard message.arguments.first == .string(ServiceInterface.features.rawValue),
               case .dictionary(_, _, let entries)? = message.arguments.dropFirst().first else { continue }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
-@testable import GuidedAccessService
+import FileWatching
 import Locking
 import Testing
 
@@ -46,6 +46,25 @@ struct FileWatcherTests {
         #expect(watcher != nil)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
         try Data("{}".utf8).write(to: directory.appendingPathComponent("managed.json"))
+        let deadline = Date().addingTimeInterval(5)
+        while seen.withLock({ $0 }) == 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(seen.withLock { $0 } > 0)
+    }
+
+    @Test("A file linked into place from an unnamed temporary (O_TMPFILE and linkat, as Qt's QSaveFile writes a new file) is seen")
+    func linkedIntoPlace() throws {
+        let directory = URL(fileURLWithPath: "/tmp/file-watcher-\(getpid())-\(UInt32.random(in: 0 ... .max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let seen = Locked(0)
+        let path = directory.appendingPathComponent("kdeglobals").path
+        let watcher = FileWatcher(path: path) { seen.withLock { $0 += 1 } }
+        #expect(watcher?.method == .inotify)
+        let fd = open(directory.path, O_RDWR | O_CLOEXEC | 0o20_200_000 /* O_TMPFILE */, 0o600)
+        try #require(fd >= 0, "O_TMPFILE: errno \(errno)")
+        defer { close(fd) }
+        _ = "[KDE]\nAnimationDurationFactor=0\n".withCString { write(fd, $0, strlen($0)) }
+        #expect(linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0, "errno \(errno)")
         let deadline = Date().addingTimeInterval(5)
         while seen.withLock({ $0 }) == 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         #expect(seen.withLock { $0 } > 0)

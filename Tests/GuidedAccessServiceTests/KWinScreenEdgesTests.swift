@@ -4,7 +4,7 @@ import DBusTesting
 import Foundation
 import GuidedAccessContract
 import GuidedAccessTesting
-@testable import GuidedAccessService
+@testable import PlasmaBridge
 import Locking
 import Testing
 
@@ -55,6 +55,7 @@ struct KWinScreenEdgesTests {
     func edgesOffForTheSession() async throws {
         var harness = EnforcerRevivalTests.selfLocking
         harness.startDaemon = false
+        harness.plasma = 6
         try await withHarness(harness) { h in
             let kwinrc = h.desktop.configHome.appendingPathComponent("kwinrc")
             try Self.userKwinrc.write(to: kwinrc, atomically: true, encoding: .utf8)
@@ -93,7 +94,7 @@ struct KWinScreenEdgesTests {
         }
     }
 
-    @Test("Without a kwinrc when the daemon starts (not a KDE session), a session writes none",
+    @Test("Not a KDE Plasma session: a session writes no kwinrc",
           .enabled(if: Requirements.canRunDaemon, .daemonReason))
     func noKwinrcNoWrites() async throws {
         try await withHarness(EnforcerRevivalTests.selfLocking) { h in

@@ -24,6 +24,10 @@ struct DesktopEnvironment: Sendable {
     /// A dconf profile whose system database locks keys, as an
     /// administrator's /etc/dconf/db/local.d/locks does; nil without locks.
     let dconfProfile: URL?
+    /// KDE Plasma's major version when the session is Plasma (`XDG_CURRENT_DESKTOP=KDE`); nil: GNOME.
+    let plasmaVersion: Int?
+    /// The administrator's KDE configuration (`XDG_CONFIG_DIRS`, /etc/xdg on a machine).
+    let systemConfigDirectory: URL
 
     /// The session services a test may activate, where they are installed.
     static let activatable = [("ca.desrt.dconf", "/usr/libexec/dconf-service"),
@@ -35,14 +39,17 @@ struct DesktopEnvironment: Sendable {
     /// Creates the directories under `directory/desktop`; `locks` (dconf
     /// path → value, e.g. `/org/gnome/desktop/a11y/applications/screen-magnifier-enabled`
     /// → `true`) are set and locked in a system database of the test's own.
-    init(in directory: URL, backend: Backend, dataDirectories: String? = nil, locks: [String: String] = [:]) throws {
+    init(in directory: URL, backend: Backend, dataDirectories: String? = nil, locks: [String: String] = [:],
+         plasmaVersion: Int? = nil) throws {
         self.backend = backend
         self.dataDirectories = dataDirectories
+        self.plasmaVersion = plasmaVersion
         let root = directory.appendingPathComponent("desktop")
         configHome = root.appendingPathComponent("config")
         runtimeDirectory = root.appendingPathComponent("runtime")
         serviceDirectory = root.appendingPathComponent("services")
-        for url in [configHome, runtimeDirectory, serviceDirectory] {
+        systemConfigDirectory = root.appendingPathComponent("xdg")
+        for url in [configHome, runtimeDirectory, serviceDirectory, systemConfigDirectory] {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         for (name, executable) in Self.activatable where FileManager.default.isExecutableFile(atPath: executable) {
@@ -82,6 +89,11 @@ struct DesktopEnvironment: Sendable {
                          "GSETTINGS_BACKEND": backend.rawValue]
         if let dataDirectories { variables["XDG_DATA_DIRS"] = dataDirectories }
         if let dconfProfile { variables["DCONF_PROFILE"] = dconfProfile.path }
+        if let plasmaVersion {
+            variables["XDG_CURRENT_DESKTOP"] = "KDE"
+            variables["KDE_SESSION_VERSION"] = "\(plasmaVersion)"
+            variables["XDG_CONFIG_DIRS"] = systemConfigDirectory.path
+        }
         return variables
     }
 

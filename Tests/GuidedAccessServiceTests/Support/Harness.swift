@@ -30,6 +30,9 @@ final class Harness: Sendable {
         var schemaDataDirectories: String?
         /// dconf keys set and locked by a system database (path → value).
         var dconfLocks: [String: String] = [:]
+        /// A KDE Plasma session of this major version: the daemon keeps the
+        /// features in Plasma's KConfig files; nil: GNOME's GSettings.
+        var plasma: Int?
     }
 
     let options: Options
@@ -59,7 +62,8 @@ final class Harness: Sendable {
         let desktop: DesktopEnvironment
         do {
             desktop = try DesktopEnvironment(in: directory, backend: options.asNobody ? .memory : options.settings,
-                                             dataDirectories: options.schemaDataDirectories, locks: options.dconfLocks)
+                                             dataDirectories: options.schemaDataDirectories, locks: options.dconfLocks,
+                                             plasmaVersion: options.plasma)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error

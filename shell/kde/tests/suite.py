@@ -45,6 +45,12 @@ AnimationDurationFactor=0
 
 
 
+def plasma_version():
+    """KWin's major version, as Plasma's start-up sets KDE_SESSION_VERSION."""
+    printed = subprocess.run(['kwin_wayland', '--version'], capture_output=True, text=True).stdout.split()
+    return printed[-1].split('.')[0] if printed else '5'
+
+
 class KWinSuite(Desktop):
     """The root side of the KWin adapter; `cases_class` makes the cases of
     one monitor, `layouts_class` those of --layouts."""
@@ -70,8 +76,11 @@ class KWinSuite(Desktop):
 
     def session_environment(self, work):
         # As Plasma's start-up does (UpdateActivationEnvironment): what the
-        # bus starts, the daemon and the apps it launches again, finds KWin.
-        return session_environment(work, WAYLAND_DISPLAY=SOCKET)
+        # bus starts, the daemon and the apps it launches again, finds KWin,
+        # knows it is in Plasma (so the daemon keeps the features in
+        # Plasma's files) and reads the administrator's files where KWin does.
+        return session_environment(work, WAYLAND_DISPLAY=SOCKET, XDG_CURRENT_DESKTOP='KDE',
+                                   KDE_SESSION_VERSION=plasma_version(), XDG_CONFIG_DIRS=f'{work}/xdg:/etc/xdg')
 
     def prepare(self, work):
         prepare_work(work, self.install)

@@ -3,7 +3,7 @@
 /// The text of a KDE configuration file (KConfig's INI format: `[Group]`
 /// headers, `key=value` lines), read and changed entry by entry while
 /// every other line stays byte for byte.
-struct KConfigText: Equatable {
+struct KConfigText: Equatable, Sendable {
     private(set) var lines: [Substring]
 
     init(_ text: String) {
@@ -93,6 +93,42 @@ struct KConfigText: Equatable {
                 body(group, name, value, index)
             }
         }
+    }
+
+    /// How this file sets `key` in `group` as KConfig reads it: the value
+    /// of its last entry (nil when none), and whether an administrator made
+    /// it immutable (KDE's kiosk: `[$i]` on the entry, on its group's
+    /// header, or alone before the first group for the whole file), so that
+    /// no file read after this one can change it.
+    func lookup(group: String, key: String) -> (value: String?, immutable: Bool) {
+        var current: String?
+        var groupImmutable = false
+        var fileImmutable = false
+        var value: String?
+        var immutable = false
+        for line in lines {
+            let trimmed = Self.trim(line)
+            if trimmed.hasPrefix("[") {
+                if current == nil, trimmed == "[$i]" {
+                    fileImmutable = true
+                    continue
+                }
+                current = Self.groupName(trimmed)
+                groupImmutable = trimmed.hasSuffix("[$i]")
+            } else if current == group, let (name, entryValue) = Self.entry(trimmed), name == key {
+                value = entryValue
+                immutable = immutable || Self.flags(trimmed).contains("i")
+            }
+            if current == group, groupImmutable { immutable = true }
+        }
+        return (value, immutable || fileImmutable)
+    }
+
+    /// The `$` flags of an entry line's key (`Key[$i]=` gives `i`).
+    private static func flags(_ line: String) -> Set<Character> {
+        guard let equals = line.firstIndex(of: "=") else { return [] }
+        let brackets = line[..<equals].split(separator: "[").dropFirst().filter { $0.hasPrefix("$") }
+        return Set(brackets.flatMap { $0.dropFirst().prefix { $0 != "]" } })
     }
 
     /// The group a header line opens: `[Plugins]` and `[Plugins][$i]` (its

@@ -2,8 +2,8 @@
 import Glibc
 import Locking
 
-/// Tells when one file may have changed: written and closed, moved into
-/// place, moved away or deleted (inotify on its directory, so an editor's
+/// Tells when one file may have changed: written and closed, created,
+/// moved into place, moved away or deleted (inotify on its directory, so an editor's
 /// or a configuration tool's rename is seen too). While the directory does
 /// not exist, its parent is watched for it to appear.
 ///
@@ -15,9 +15,9 @@ import Locking
 /// A thread of its own waits in `read` (or sleeps between looks); it lives
 /// as long as the process. The callback may come for a change that left the
 /// file as it was: compare before acting.
-final class FileWatcher: Sendable {
+public final class FileWatcher: Sendable {
     /// How a watcher learns of changes.
-    enum Method: Equatable, Sendable {
+    public enum Method: Equatable, Sendable {
         /// Told by the kernel, at once.
         case inotify
         /// Looks at the file's status every interval, because inotify failed with `errno`.
@@ -25,10 +25,10 @@ final class FileWatcher: Sendable {
     }
 
     /// How often a polling watcher looks.
-    static let pollInterval: Duration = .milliseconds(500)
+    public static let pollInterval: Duration = .milliseconds(500)
 
     /// How this watcher learns of changes, for the daemon's log.
-    let method: Method
+    public let method: Method
     private let path: String
     private let directory: String
     private let parent: String
@@ -39,7 +39,7 @@ final class FileWatcher: Sendable {
     /// Watches `path` (a relative one from the working directory now); nil
     /// (and nothing watched) when no thread can be started. `polling` makes
     /// it poll though inotify works, for tests of that path.
-    init?(path: String, polling: Bool = false, changed: @escaping @Sendable () -> Void) {
+    public init?(path: String, polling: Bool = false, changed: @escaping @Sendable () -> Void) {
         let absolute = path.hasPrefix("/") ? path : Self.workingDirectory() + "/" + path
         self.path = absolute
         let parts = absolute.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
@@ -101,7 +101,9 @@ final class FileWatcher: Sendable {
 
     /// Watches the directory, or its parent while the directory does not exist.
     private func addWatch(_ descriptor: Int32) {
-        let fileEvents = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
+        // IN_CREATE: a file linked into place from an unnamed temporary
+        // (Qt's QSaveFile, so KDE's tools, when the file did not exist) shows only as created.
+        let fileEvents = UInt32(IN_CREATE | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
         if inotify_add_watch(descriptor, directory, fileEvents) < 0 {
             _ = inotify_add_watch(descriptor, parent, UInt32(IN_CREATE | IN_MOVED_TO))
         }

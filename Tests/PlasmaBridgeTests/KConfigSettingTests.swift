@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import Foundation
-@testable import GuidedAccessService
+@testable import PlasmaBridge
 import Testing
 
 /// The user's kwinrc entry that turns the KWin script off, as KDE's
@@ -8,7 +8,7 @@ import Testing
 /// everything else in the file stays as it was.
 @Suite("KConfig setting that turns an enforcer off")
 struct KConfigSettingTests {
-    let setting = KConfigSetting(file: "kwinrc", group: "Plugins", key: "guidedaccessEnabled")
+    let setting = KConfigSetting.kwinScript(in: "/nonexistent")
 
     @Test("Each spelling of false in [Plugins] is removed, with its flags; the rest of the file is kept byte for byte")
     func removesFalse() {
@@ -41,11 +41,12 @@ struct KConfigSettingTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kconfig-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        #expect(try setting.removeFalse(in: directory) == false)
+        let setting = KConfigSetting.kwinScript(in: directory)
+        #expect(try setting.removeOff() == false)
         let path = "\(directory)/kwinrc"
         try "[Plugins]\nguidedaccessEnabled=false\nblurEnabled=true\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(try setting.removeFalse(in: directory) == true)
+        #expect(try setting.removeOff() == true)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "[Plugins]\nblurEnabled=true\n")
-        #expect(try setting.removeFalse(in: directory) == false)
+        #expect(try setting.removeOff() == false)
     }
 }

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+import DBusKit
+import DBusTesting
+import Foundation
+import GuidedAccessContract
+import GuidedAccessTesting
+import Testing
+
+/// In a KDE Plasma session (`XDG_CURRENT_DESKTOP=KDE`) the features live in
+/// Plasma's own KConfig files in the test's XDG_CONFIG_HOME, over an
+/// administrator's in its own XDG_CONFIG_DIRS; checked with KDE's
+/// kreadconfig5/kwriteconfig5, gdbus and busctl as independent peers.
+@Suite("Plasma settings", .timeLimit(.minutes(3)))
+struct PlasmaSettingsTests {
+    /// Feature → (file, group, key, what a KDE program reads when on).
+    static let entries: [(String, String, String, String, String)] = [
+        ("ScreenReader", "kaccessrc", "ScreenReader", "Enabled", "true"),
+        ("StickyKeys", "kaccessrc", "Keyboard", "StickyKeys", "true"),
+        ("SlowKeys", "kaccessrc", "Keyboard", "SlowKeys", "true"),
+        ("BounceKeys", "kaccessrc", "Keyboard", "BounceKeys", "true"),
+        ("MouseKeys", "kaccessrc", "Mouse", "MouseKeys", "true"),
+        ("VisualBell", "kaccessrc", "Bell", "VisibleBell", "true"),
+        ("ReduceMotion", "kdeglobals", "KDE", "AnimationDurationFactor", "0"),
+    ]
+
+    static var canRun: Bool { Requirements.canRunDaemon && FileManager.default.isExecutableFile(atPath: "/usr/bin/kreadconfig5") }
+    static let reason: Comment = "needs the built daemon, dbus tools and KDE's kreadconfig5/kwriteconfig5 (scripts/install-deps)"
+
+    static let plasma: Harness.Options = {
+        var options = Harness.Options(polkit: .real())
+        options.settings = .memory
+        options.plasma = 6
+        return options
+    }()
+
+    @Test("Sources names each KConfig entry; GNOME's keys are not read; SetFeature writes the entry KDE reads, announces it with ConfigChanged, and off gives back the file byte for byte",
+          .enabled(if: canRun && Requirements.canRunPolkit, .polkitReason))
+    func setFeatureWritesPlasmasEntry() async throws {
+        try await withHarness(Self.plasma) { h in
+            let sources = try await h.connect().property(.features, "Sources", as: [String: String].self)
+            for (feature, file, group, key, _) in Self.entries {
+                #expect(sources[feature] == "kconfig:\(file)/\(group)/\(key)", "\(feature)")
+            }
+            #expect(sources["Zoom"] == "service" && sources["LargeText"] == "service", "\(sources)")
+
+            let own = "[Keyboard]\nRepeatDelay=600\n"
+            try own.write(to: h.kconfig("kaccessrc"), atomically: true, encoding: .utf8)
+            let peer = try h.connect()
+            let announced = try await peer.signals(MatchRule(interface: "org.kde.kconfig.notify", member: "ConfigChanged"))
+            for (feature, file, group, key, on) in Self.entries {
+                let set = try await h.busctlCall(.features, "SetFeature", ["sb", feature, "true"])
+                #expect(set.ok, "\(set)")
+                #expect(try await h.kreadconfig(file, group, key) == on, "\(feature)")
+                #expect(try await h.busctl(getProperty(.features, feature)).output == "b true")
+                let signal = await next(announced)
+                #expect(signal?.path?.rawValue == "/\(file)" && "\(signal?.arguments ?? [])".contains(group), "\(feature): \(String(describing: signal))")
+                #expect(try await h.busctlCall(.features, "SetFeature", ["sb", feature, "false"]).ok)
+                #expect(try await h.busctl(getProperty(.features, feature)).output == "b false")
+                _ = await next(announced)
+            }
+            #expect(try String(contentsOf: h.kconfig("kaccessrc"), encoding: .utf8) == own)
+        }
+    }
+
+    @Test("A change made as System Settings makes it (the file, then ConfigChanged) and one made without the signal each reach PropertiesChanged; the time to it is printed",
+          .enabled(if: canRun, reason))
+    func outsideChangesAreRelayed() async throws {
+        try await withHarness(Self.plasma) { h in
+            let watcher = try h.connect()
+            let changes = try await watcher.gaSignals("org.freedesktop.DBus.Properties", "PropertiesChanged")
+            let plasma = try h.connect()
+            var milliseconds: [Double] = []
+            for round in 0..<20 {
+                let on = round % 2 == 0
+                let written = ContinuousClock.now
+                try "[Keyboard]\nStickyKeys=\(on)\n".write(to: h.kconfig("kaccessrc"), atomically: true, encoding: .utf8)
+                try plasma.emit("/kaccessrc", "org.kde.kconfig.notify", "ConfigChanged", [.dictionary(key: "s", value: "aay", [
+                    .init(key: .string("Keyboard"), value: .array(element: "ay", [.array(element: "y", Array("StickyKeys".utf8).map(DBusValue.byte))])),
+                ])])
+                #expect(await nextFeatureChange(changes, "StickyKeys") == on, "round \(round)")
+                milliseconds.append(Double((ContinuousClock.now - written).components.attoseconds) / 1e15
+                                    + Double((ContinuousClock.now - written).components.seconds) * 1000)
+            }
+            let sorted = milliseconds.sorted()
+            print("PLASMA outside change → PropertiesChanged (StickyKeys, file + ConfigChanged, 20 changes): "
+                  + "p50 \(String(format: "%.1f", sorted[9])) ms, p99 \(String(format: "%.1f", sorted[19])) ms")
+
+            // kwriteconfig5 (Plasma 5's tool) writes without the signal: the file itself is followed.
+            #expect(try await h.kwriteconfig("kdeglobals", "KDE", "AnimationDurationFactor", "0"))
+            #expect(await nextFeatureChange(changes, "ReduceMotion") == true)
+            #expect(try await watcher.property(.features, "ReduceMotion") == .bool(true))
+            #expect(try await h.kwriteconfig("kdeglobals", "KDE", "AnimationDurationFactor", "0.5"))
+            #expect(await nextFeatureChange(changes, "ReduceMotion") == false)
+        }
+    }
+
+    @Test("A key the administrator made immutable ([$i] in XDG_CONFIG_DIRS) holds the administrator's value, is Locked desktop, and SetFeature is refused naming the file; the user's own entry does not count",
+          .enabled(if: canRun && Requirements.canRunPolkit, .polkitReason))
+    func immutableKeysAreLocked() async throws {
+        try await withHarness(Self.plasma) { h in
+            let system = h.desktop.systemConfigDirectory.appendingPathComponent("kaccessrc")
+            try "[Keyboard]\nStickyKeys[$i]=true\n".write(to: system, atomically: true, encoding: .utf8)
+            try "[Keyboard]\nStickyKeys=false\n[Bell]\nVisibleBell[$i]=true\n".write(to: h.kconfig("kaccessrc"), atomically: true, encoding: .utf8)
+            try await h.killDaemon()
+            try await h.startDaemon()
+            let client = try h.connect()
+            #expect(try await client.property(.features, "StickyKeys") == .bool(true), "the administrator's value")
+            let locked = try await client.property(.features, "Locked", as: [String: String].self)
+            #expect(locked == ["StickyKeys": "desktop"], "a flag in the user's own file locks nothing: \(locked)")
+            let refused = try await h.gdbus(.features, "SetFeature", ["'StickyKeys'", "false"])
+            #expect(!refused.ok && "\(refused)".contains("PermissionDenied") && "\(refused)".contains(system.path), "\(refused)")
+            #expect(try await h.kreadconfig("kaccessrc", "Keyboard", "StickyKeys") == "true")
+            #expect(try await h.busctlCall(.features, "SetFeature", ["sb", "SlowKeys", "true"]).ok)
+        }
+    }
+
+    @Test("A session's features are written to Plasma's files and put back exactly after End and after a kill -9 mid-session",
+          .enabled(if: canRun && Requirements.canRunPolkit, .polkitReason))
+    func sessionFeaturesArePutBack() async throws {
+        try await withHarness(Self.plasma) { h in
+            let kaccessrc = "[Keyboard]\nRepeatDelay=600\n\n[Bell]\nVisibleBell=false\n"
+            let kdeglobals = "[KDE]\nAnimationDurationFactor=0.5\nSingleClick=false\n"
+            try kaccessrc.write(to: h.kconfig("kaccessrc"), atomically: true, encoding: .utf8)
+            try kdeglobals.write(to: h.kconfig("kdeglobals"), atomically: true, encoding: .utf8)
+            try await h.killDaemon()
+            try await h.startDaemon()
+            let start = try await h.gdbus(.session, "Start", ["'org.example.Reader'",
+                                                              "{'features': <{'StickyKeys': true, 'VisualBell': true, 'ReduceMotion': true}>}"])
+            #expect(start.ok, "\(start)")
+            #expect(try await h.kreadconfig("kaccessrc", "Keyboard", "StickyKeys") == "true")
+            #expect(try await h.kreadconfig("kaccessrc", "Bell", "VisibleBell") == "true")
+            #expect(try await h.kreadconfig("kdeglobals", "KDE", "AnimationDurationFactor") == "0")
+            try await h.killDaemon()
+            try await h.startDaemon()
+            #expect(try await h.connect().property(.features, "StickyKeys") == .bool(true))
+            let end = try await h.gdbus(.session, "End", ["{}"])
+            #expect(end.ok, "\(end)")
+            #expect(try String(contentsOf: h.kconfig("kaccessrc"), encoding: .utf8) == kaccessrc)
+            #expect(try String(contentsOf: h.kconfig("kdeglobals"), encoding: .utf8) == kdeglobals)
+        }
+    }
+}
+
+extension Harness {
+    /// The user's copy of a KDE configuration file.
+    func kconfig(_ file: String) -> URL { desktop.configHome.appendingPathComponent(file) }
+
+    /// What a KDE program reads (`kreadconfig5`), over the administrator's files.
+    func kreadconfig(_ file: String, _ group: String, _ key: String) async throws -> String {
+        try await run(["kreadconfig5", "--file", file, "--group", group, "--key", key], environment: desktopVariables).output
+    }
+
+    /// `kwriteconfig5`, as a KDE program writes the user's file (Plasma 5's has no `--notify`).
+    func kwriteconfig(_ file: String, _ group: String, _ key: String, _ value: String) async throws -> Bool {
+        try await run(["kwriteconfig5", "--file", file, "--group", group, "--key", key, value], environment: desktopVariables).ok
+    }
+}
