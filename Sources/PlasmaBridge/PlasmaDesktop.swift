@@ -7,7 +7,8 @@ import Locking
 
 /// KDE Plasma's own settings: the features Plasma has a setting for, in
 /// the KConfig files its System Settings writes (``PlasmaMappings``), and a
-/// session's demands on KWin (``KWinScreenEdges``).
+/// session's demands on KWin (``KWinScreenEdges``) and plasmashell
+/// (``PlasmaNotifications``).
 ///
 /// Reads answer from a cache, so a reader never waits for a disk. The cache
 /// follows every change: KConfig's change signal (`org.kde.kconfig.notify`
@@ -24,6 +25,9 @@ public final class PlasmaDesktop: DesktopSettings, Sendable {
     private let featureSettings: [Feature: KConfigFeatureSetting]
     private let featuresByID: [String: KConfigFeatureSetting]
     private let edges: KWinScreenEdges
+    private let notifications: PlasmaNotifications
+    /// A session's demands on Plasma beside the features: KWin's edges and do-not-disturb.
+    private let demands: CombinedSettingsApplier
     /// Every mapped entry as last read.
     private let cache = Locked<[KConfigKey: KConfigEntry]>([:])
     /// Held for each read or write of a file, so an older read never lands
@@ -49,6 +53,9 @@ public final class PlasmaDesktop: DesktopSettings, Sendable {
         featuresByID = Dictionary(uniqueKeysWithValues: PlasmaMappings.features.map { (Self.id(of: $0.entry), $0) })
         desktopFeatures = PlasmaMappings.features.map(\.feature)
         edges = KWinScreenEdges(directory: userDirectory)
+        let handler = handler
+        notifications = PlasmaNotifications { handler.withLock { $0 }?(.sessionSetting(PlasmaNotifications.id)) }
+        demands = CombinedSettingsApplier([edges, notifications])
         var problems: [String] = []
         for file in PlasmaMappings.files { _ = refresh(file) }
         var watchers: [FileWatcher] = []
@@ -81,6 +88,7 @@ public final class PlasmaDesktop: DesktopSettings, Sendable {
     /// what was written before the daemon was on the bus.
     public func connect(to connection: Connection) async {
         edges.connect(to: connection)
+        await notifications.connect(to: connection)
         let owed = bus.withLock { bus in
             defer { bus = (connection, [:]) }
             return bus.owed
@@ -164,30 +172,31 @@ public final class PlasmaDesktop: DesktopSettings, Sendable {
     /// A feature's entry in the state file, `FILE:GROUP/KEY`, as KWin's edges are named.
     private static func id(of entry: KConfigKey) -> String { "\(entry.file):\(entry.group)/\(entry.key)" }
 
-    public func source(of restriction: SystemRestriction) -> String { edges.source(of: restriction) }
+    public func source(of restriction: SystemRestriction) -> String { demands.source(of: restriction) }
 
-    /// KWin's edges, and the entries of the features the session holds: the
-    /// model writes those through ``set(_:for:)``; their exact text is kept
-    /// here, so the end puts back the user's own line (`VisibleBell=false`,
-    /// `AnimationDurationFactor=0.5`) or none, not just on or off.
+    /// KWin's edges, do-not-disturb, and the entries of the features the
+    /// session holds: the model writes those through ``set(_:for:)``; their
+    /// exact text is kept here, so the end puts back the user's own line
+    /// (`VisibleBell=false`, `AnimationDurationFactor=0.5`) or none, not
+    /// just on or off.
     public func settings(for demand: DesktopDemand) -> [String] {
-        edges.settings(for: demand) + demand.features.keys.compactMap { featureSettings[$0].map { Self.id(of: $0.entry) } }.sorted()
+        demands.settings(for: demand) + demand.features.keys.compactMap { featureSettings[$0].map { Self.id(of: $0.entry) } }.sorted()
     }
 
     /// From the cache: never waits for a disk.
     public func originals(of settings: [String]) -> [String: SavedSetting] {
         let cache = cache.withLock { $0 }
-        var originals = edges.originals(of: settings.filter(edges.owns))
+        var originals = demands.originals(of: settings.filter(demands.owns))
         for id in settings {
             if let setting = featuresByID[id] { originals[id] = SavedSetting(userValue: cache[setting.entry]?.userValue) }
         }
         return originals
     }
 
-    public func apply(_ demand: DesktopDemand) -> [String] { edges.apply(demand) }
+    public func apply(_ demand: DesktopDemand) -> [String] { demands.apply(demand) }
 
     public func restore(_ originals: [String: SavedSetting]) -> [String] {
-        var problems = edges.restore(originals.filter { edges.owns($0.key) })
+        var problems = demands.restore(originals.filter { demands.owns($0.key) })
         for (id, saved) in originals.sorted(by: { $0.key < $1.key }) {
             guard let setting = featuresByID[id] else { continue }
             do {
@@ -199,9 +208,9 @@ public final class PlasmaDesktop: DesktopSettings, Sendable {
         return problems
     }
 
-    public func owns(_ setting: String) -> Bool { edges.owns(setting) || featuresByID[setting] != nil }
-    public var refreshesOriginals: Bool { edges.refreshesOriginals }
-    public func refreshOriginals() { edges.refreshOriginals() }
+    public func owns(_ setting: String) -> Bool { demands.owns(setting) || featuresByID[setting] != nil }
+    public var refreshesOriginals: Bool { demands.refreshesOriginals }
+    public func refreshOriginals() { demands.refreshOriginals() }
 
     // MARK: Following changes
 

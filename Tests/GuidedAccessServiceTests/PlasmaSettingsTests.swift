@@ -4,6 +4,7 @@ import DBusTesting
 import Foundation
 import GuidedAccessContract
 import GuidedAccessTesting
+import Locking
 import Testing
 
 /// In a KDE Plasma session (`XDG_CURRENT_DESKTOP=KDE`) the features live in
@@ -154,4 +155,93 @@ extension Harness {
     func kwriteconfig(_ file: String, _ group: String, _ key: String, _ value: String) async throws -> Bool {
         try await run(["kwriteconfig5", "--file", file, "--group", group, "--key", key, value], environment: desktopVariables).ok
     }
+}
+
+/// Do-not-disturb on Plasma: plasmashell's notification server, played by
+/// a fake that keeps Plasma's rules (an inhibition lives while its caller
+/// is on the bus; the person can clear them all in the applet).
+@Suite("Plasma do-not-disturb", .timeLimit(.minutes(2)))
+struct PlasmaNotificationsTests {
+    static let denied = "{'system-restrictions': <{'notifications': 'deny'}>}"
+
+    @Test("A session denying notifications holds an Inhibit, taken again when the person clears it and after a kill -9; End releases it; without a session, none",
+          .enabled(if: Requirements.canRunDaemon && Requirements.canRunPolkit, .polkitReason))
+    func inhibitsForTheSession() async throws {
+        try await withHarness(PlasmaSettingsTests.plasma) { h in
+            let plasmashell = try await FakePlasmaNotifications(address: h.address)
+            defer { plasmashell.close() }
+            // Control: no session, nothing inhibited.
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(!plasmashell.inhibited)
+
+            #expect(try await h.gdbus(.session, "Start", ["'org.example.Kiosk'", Self.denied]).ok)
+            #expect(await eventually(timeout: .seconds(5)) { plasmashell.inhibited }, "Inhibit at Start")
+            let sources = try await h.connect().property(.session, "SystemRestrictionSources", as: [String: String].self)
+            #expect(sources["notifications"] == "plasma:org.freedesktop.Notifications.Inhibit", "\(sources)")
+
+            plasmashell.clearAsThePersonWould()
+            #expect(!plasmashell.inhibited)
+            #expect(await eventually(timeout: .seconds(2)) { plasmashell.inhibited }, "inhibited again after the person cleared it")
+
+            try await h.killDaemon()
+            #expect(await eventually(timeout: .seconds(2)) { !plasmashell.inhibited }, "Plasma drops a killed caller's inhibition")
+            try await h.startDaemon()
+            #expect(await eventually(timeout: .seconds(5)) { plasmashell.inhibited }, "inhibited again by the restarted daemon")
+
+            #expect(try await h.gdbus(.session, "End", ["{}"]).ok)
+            #expect(await eventually(timeout: .seconds(2)) { !plasmashell.inhibited }, "released at End")
+            #expect(plasmashell.calls == ["Inhibit", "Inhibit", "Inhibit", "UnInhibit"], "\(plasmashell.calls)")
+        }
+    }
+}
+
+/// org.freedesktop.Notifications as plasmashell serves it for do-not-disturb.
+private final class FakePlasmaNotifications: Sendable {
+    let connection: Connection
+    /// Cookie → the caller's unique name.
+    private let inhibitions = Locked<[UInt32: String]>([:])
+    private let counter = Locked<UInt32>(0)
+    private let log = Locked<[String]>([])
+
+    var inhibited: Bool { inhibitions.withLock { !$0.isEmpty } }
+    var calls: [String] { log.withLock { $0 } }
+
+    init(address: String) async throws {
+        connection = try Connection(.address(address))
+        connection.export("/org/freedesktop/Notifications", [Interface("org.freedesktop.Notifications", [
+            .method("Inhibit", in: ["desktop_entry", "reason", "hints"], out: ["cookie"]) {
+                (call: MethodCall, _: String, _: String, _: [String: Variant]) -> UInt32 in
+                let cookie = self.counter.withLock { $0 += 1; return $0 }
+                self.inhibitions.withLock { $0[cookie] = call.message.sender?.rawValue ?? "" }
+                self.changed("Inhibit")
+                return cookie
+            },
+            .method("UnInhibit", in: ["cookie"]) { (_: MethodCall, cookie: UInt32) in
+                self.inhibitions.withLock { _ = $0.removeValue(forKey: cookie) }
+                self.changed("UnInhibit")
+            },
+            .property("Inhibited", Bool.self) { self.inhibited },
+        ])])
+        let leaving = try await connection.signals(MatchRule(sender: .bus, interface: .bus, member: "NameOwnerChanged"))
+        Task { [inhibitions] in
+            for await change in leaving {
+                guard case .string(let name)? = change.arguments.first, change.arguments.last == .string("") else { continue }
+                inhibitions.withLock { $0 = $0.filter { $0.value != name } }
+            }
+        }
+        try await connection.requestName("org.freedesktop.Notifications")
+    }
+
+    /// The applet's do-not-disturb switched off: every inhibition cleared.
+    func clearAsThePersonWould() {
+        inhibitions.withLock { $0.removeAll() }
+        connection.propertiesChanged("/org/freedesktop/Notifications", "org.freedesktop.Notifications", ["Inhibited"])
+    }
+
+    private func changed(_ call: String) {
+        log.withLock { $0.append(call) }
+        connection.propertiesChanged("/org/freedesktop/Notifications", "org.freedesktop.Notifications", ["Inhibited"])
+    }
+
+    func close() { connection.close() }
 }

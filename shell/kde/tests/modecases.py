@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The KWin suite's case of managed Single App Mode (mixed into run's
-Cases): a "reboot" with managed.json's SingleAppMode locks at once, and
-End with the passcode is refused.
+Cases): a "reboot" with managed.json's SingleAppMode locks at once, End
+with the passcode is refused, and SingleAppMode moved to another app
+shows that app with the keyboard.
 """
 
 import time
@@ -47,6 +48,13 @@ class ModeCases:
                 raise AssertionError('End with the right passcode ended the managed session')
             if not self.prop('Enabled') or not self.locked():
                 raise AssertionError('the refused End loosened the lock')
+            # The administrator moves SingleAppMode to app-b while it runs: as
+            # app-a was at the reboot above (the control), app-b is shown and
+            # has the keyboard, and app-a is minimized.
+            self.write_managed({'SingleAppMode': {'App': self.app_id('app-b'), 'Options': {}}})
+            wait_for(lambda: self.window('app-b')['active'] and not self.window('app-b')['minimized']
+                     and self.window('app-a')['minimized'], 10, 0.05,
+                     'app-b shown and active, app-a minimized, once SingleAppMode moved to app-b')
         finally:
             self.write_managed({})
         wait_for(lambda: not self.prop('Enabled'), 5, 0.1, 'the session to end when SingleAppMode goes')
@@ -54,4 +62,5 @@ class ModeCases:
         log(f'FIGURE KWin {self.kwin_version} reboot → locked: {took:.1f} s (KWin started, its script activated the '
             'daemon, which locked at start; app-a launched by the daemon and shown)')
         self.way('End with the passcode in managed Single App Mode', 'closed' if not ended else 'open')
-        return f'locked at once, app-a shown {took:.1f} s after KWin started, app-b minimized; End refused ({refused})'
+        return (f'locked at once, app-a shown {took:.1f} s after KWin started, app-b minimized; End refused ({refused}); '
+                'moved to app-b: app-b shown and active')

@@ -99,7 +99,8 @@ test('focusTarget: the app\'s topmost shown window when another has the focus', 
     const belongs = window => window.app;
     same(Reachability.focusTarget(other, [app1, other, app2], belongs)?.id, 'app1', 'other active: the shown app window');
     same(Reachability.focusTarget(app1, [app1, other], belongs), null, 'control: the app active stays');
-    same(Reachability.focusTarget(null, [app1, other], belongs), null, 'nothing active: left');
+    same(Reachability.focusTarget(null, [app1, other], belongs)?.id, 'app1', 'nothing active: the shown app window');
+    same(Reachability.focusTarget(null, [other, app2], belongs), null, 'nothing active, no shown app window: left');
     same(Reachability.focusTarget(other, [other, app2], belongs), null, 'no shown app window: left');
 });
 

@@ -31,11 +31,13 @@ function windowAction(belongs, window) {
 }
 
 // The window to give the focus to, or null to leave it: the active window
-// stays when it is the app's (or none is active, or it is one of ours);
-// else the app's topmost window that is on screen. `stacking` is bottom to
-// top; belongs(window) is true, false or undefined.
+// stays when it is the app's (or one of ours, which the caller checks);
+// else, also when none is active, the app's topmost window that is on
+// screen. None active happens when the active window was minimized: KWin
+// 6.7 then activates nothing, and the keys would reach no app until a
+// click. `stacking` is bottom to top; belongs(window) is true, false or undefined.
 function focusTarget(active, stacking, belongs) {
-    if (active === null || active === undefined || belongs(active) === true)
+    if (active !== null && active !== undefined && belongs(active) === true)
         return null;
     for (var i = stacking.length - 1; i >= 0; i--) {
         if (belongs(stacking[i]) === true && !stacking[i].minimized)
