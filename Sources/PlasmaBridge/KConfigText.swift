@@ -52,7 +52,7 @@ struct KConfigText: Equatable, Sendable {
             } else {
                 if lines.last == "" { lines.removeLast() }
                 if !lines.isEmpty { lines.append("") }
-                lines += ["[\(group)]", entry, ""]
+                lines += [Self.header(group), entry, ""]
             }
         }
         for index in matches.reversed() { lines.remove(at: index) }
@@ -131,15 +131,27 @@ struct KConfigText: Equatable, Sendable {
         return Set(brackets.flatMap { $0.dropFirst().prefix { $0 != "]" } })
     }
 
+    /// Joins the parts of a nested group's name, as KConfig does: the group
+    /// `[AC][SuspendAndShutdown]` is `"AC\u{1d}SuspendAndShutdown"`.
+    static let nesting: Character = "\u{1d}"
+
     /// The group a header line opens: `[Plugins]` and `[Plugins][$i]` (its
-    /// flags) open Plugins; a nested group `[A][B]` is not A.
+    /// flags) open Plugins; a nested group `[A][B]` opens `A` + ``nesting`` + `B`, not A.
     private static func groupName(_ header: String) -> String {
-        var name = header.dropFirst()
-        if let end = name.firstIndex(of: "]") {
-            let rest = name[name.index(after: end)...]
-            if rest.isEmpty || rest.hasPrefix("[$") { name = name[..<end] } else { return String(header) }
+        var parts: [Substring] = []
+        var rest = header[...]
+        while rest.hasPrefix("["), let end = rest.firstIndex(of: "]") {
+            let part = rest[rest.index(after: rest.startIndex)..<end]
+            if part.hasPrefix("$") { break }
+            parts.append(part)
+            rest = rest[rest.index(after: end)...]
         }
-        return String(name)
+        return parts.joined(separator: String(nesting))
+    }
+
+    /// The header line of `group`.
+    private static func header(_ group: String) -> Substring {
+        Substring("[" + group.split(separator: nesting, omittingEmptySubsequences: false).joined(separator: "][") + "]")
     }
 
     /// (key, value) of an entry line; the key without its `[$i]` or

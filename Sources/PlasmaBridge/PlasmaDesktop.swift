@@ -7,8 +7,9 @@ import Locking
 
 /// KDE Plasma's own settings: the features Plasma has a setting for, in
 /// the KConfig files its System Settings writes (``PlasmaMappings``), and a
-/// session's demands on KWin (``KWinScreenEdges``) and plasmashell
-/// (``PlasmaNotifications``).
+/// session's demands on KWin (``KWinScreenEdges``), PowerDevil
+/// (``PowerDevilButtons``), plasmashell (``PlasmaNotifications``) and
+/// kglobalaccel (``GlobalShortcutsOff``).
 ///
 /// Reads answer from a cache, so a reader never waits for a disk. The cache
 /// follows every change: KConfig's change signal (`org.kde.kconfig.notify`
@@ -24,9 +25,12 @@ public final class PlasmaDesktop: DesktopSettings, Sendable {
     private let files: KConfigFiles
     private let featureSettings: [Feature: KConfigFeatureSetting]
     private let featuresByID: [String: KConfigFeatureSetting]
-    private let edges: KWinScreenEdges
+    private let edges: KConfigSessionEntries
+    private let powerButtons: KConfigSessionEntries
     private let notifications: PlasmaNotifications
-    /// A session's demands on Plasma beside the features: KWin's edges and do-not-disturb.
+    private let shortcuts = GlobalShortcutsOff()
+    /// A session's demands on Plasma beside the features: KWin's edges,
+    /// PowerDevil's buttons, do-not-disturb and global shortcuts.
     private let demands: CombinedSettingsApplier
     /// Every mapped entry as last read.
     private let cache = Locked<[KConfigKey: KConfigEntry]>([:])
@@ -37,6 +41,7 @@ public final class PlasmaDesktop: DesktopSettings, Sendable {
     /// Where `ConfigChanged` goes once the daemon is on the bus, and the
     /// changes to announce before that (a session resumed at start).
     private let bus = Locked<(connection: Connection?, owed: [String: Set<KConfigKey>])>((nil, [:]))
+    /// Kept for the daemon's life; set at the end of `init`, once their callbacks may refer to `self`.
     private let watchers: Locked<[FileWatcher]> = Locked([])
     private let startProblems = Locked<[String]>([])
 
@@ -44,18 +49,21 @@ public final class PlasmaDesktop: DesktopSettings, Sendable {
     /// Files that can only be looked at from time to time, to log once.
     public var problems: [String] { startProblems.withLock { $0 } }
 
-    /// Plasma's settings in `userDirectory` (`XDG_CONFIG_HOME`) over the
-    /// administrator's in `systemDirectories` (`XDG_CONFIG_DIRS`, most
-    /// important first). Reads them and starts watching the user's files.
-    public init(userDirectory: String, systemDirectories: [String]) {
+    /// The settings of Plasma `version` (5 or 6) in `userDirectory`
+    /// (`XDG_CONFIG_HOME`) over the administrator's in `systemDirectories`
+    /// (`XDG_CONFIG_DIRS`, most important first). Reads them and starts
+    /// watching the user's files.
+    public init(version: Int, userDirectory: String, systemDirectories: [String]) {
         files = KConfigFiles(userDirectory: userDirectory, systemDirectories: systemDirectories)
         featureSettings = Dictionary(uniqueKeysWithValues: PlasmaMappings.features.map { ($0.feature, $0) })
         featuresByID = Dictionary(uniqueKeysWithValues: PlasmaMappings.features.map { (Self.id(of: $0.entry), $0) })
         desktopFeatures = PlasmaMappings.features.map(\.feature)
-        edges = KWinScreenEdges(directory: userDirectory)
-        let handler = handler
-        notifications = PlasmaNotifications { handler.withLock { $0 }?(.sessionSetting(PlasmaNotifications.id)) }
-        demands = CombinedSettingsApplier([edges, notifications])
+        edges = KWinScreenEdges.applier(directory: userDirectory)
+        powerButtons = PowerDevilButtons.applier(plasma: version, directory: userDirectory)
+        // A lost do-not-disturb is told where the files' changes are told.
+        let changeHandler = handler
+        notifications = PlasmaNotifications { changeHandler.withLock { $0 }?(.sessionSetting(PlasmaNotifications.id)) }
+        demands = CombinedSettingsApplier([edges, powerButtons, notifications, shortcuts])
         var problems: [String] = []
         for file in PlasmaMappings.files { _ = refresh(file) }
         var watchers: [FileWatcher] = []
@@ -88,6 +96,8 @@ public final class PlasmaDesktop: DesktopSettings, Sendable {
     /// what was written before the daemon was on the bus.
     public func connect(to connection: Connection) async {
         edges.connect(to: connection)
+        powerButtons.connect(to: connection)
+        shortcuts.connect(to: connection)
         await notifications.connect(to: connection)
         let owed = bus.withLock { bus in
             defer { bus = (connection, [:]) }
@@ -174,7 +184,7 @@ public final class PlasmaDesktop: DesktopSettings, Sendable {
 
     public func source(of restriction: SystemRestriction) -> String { demands.source(of: restriction) }
 
-    /// KWin's edges, do-not-disturb, and the entries of the features the
+    /// The other demands' settings, and the entries of the features the
     /// session holds: the model writes those through ``set(_:for:)``; their
     /// exact text is kept here, so the end puts back the user's own line
     /// (`VisibleBell=false`, `AnimationDurationFactor=0.5`) or none, not

@@ -50,8 +50,8 @@ struct GuidedAccessDaemon {
     /// Plasma's own settings when the session is KDE Plasma and has a
     /// configuration directory; nil: GSettings.
     private static func plasmaDesktop(_ environment: [String: String], configHome: String?) -> PlasmaDesktop? {
-        guard case .plasma = LiveDesktop(environment: environment), let configHome else { return nil }
-        return PlasmaDesktop(userDirectory: configHome,
+        guard case .plasma(let version) = LiveDesktop(environment: environment), let configHome else { return nil }
+        return PlasmaDesktop(version: version, userDirectory: configHome,
                              systemDirectories: PlasmaDesktop.systemDirectories(from: environment["XDG_CONFIG_DIRS"]))
     }
 

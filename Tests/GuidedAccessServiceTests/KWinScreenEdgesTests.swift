@@ -66,7 +66,7 @@ struct KWinScreenEdgesTests {
             try await EnforcerRevivalTests.startSession(h)
             let during = KConfigText(try String(contentsOf: kwinrc, encoding: .utf8))
             for entry in KWinScreenEdges.entries {
-                #expect(during.value(group: entry.group, key: entry.key) == entry.off, "\(entry.id)")
+                #expect(during.value(group: entry.group, key: entry.key) == entry.value, "\(entry.group)/\(entry.key)")
             }
             #expect(during.value(group: "TabBox", key: "LayoutName") == "compact")
             #expect(await eventually(timeout: .seconds(5)) { kwin.reconfigures == 1 }, "reconfigure calls: \(kwin.reconfigures)")

@@ -245,3 +245,148 @@ private final class FakePlasmaNotifications: Sendable {
 
     func close() { connection.close() }
 }
+
+/// The power button on Plasma: PowerDevil's own settings, per Plasma version.
+@Suite("Plasma power button", .timeLimit(.minutes(2)))
+struct PlasmaPowerButtonTests {
+    static let denied = "{'system-restrictions': <{'sleep-wake-button': 'deny'}>}"
+
+    @Test("A session denying sleep-wake-button sets each profile's power button to do nothing where that Plasma keeps it, asks PowerDevil to refreshStatus, and End (also after a kill -9) gives back the file byte for byte",
+          .enabled(if: PlasmaSettingsTests.canRun && Requirements.canRunPolkit, .polkitReason),
+          arguments: [(6, "powerdevilrc", "SuspendAndShutdown", "PowerButtonAction"),
+                      (5, "powermanagementprofilesrc", "HandleButtonEvents", "powerButtonAction")])
+    func powerButtonDoesNothing(plasma: Int, file: String, group: String, key: String) async throws {
+        var options = PlasmaSettingsTests.plasma
+        options.plasma = plasma
+        try await withHarness(options) { h in
+            let powerDevil = try await FakePowerDevil(address: h.address)
+            defer { powerDevil.close() }
+            let own = "[AC][\(group)]\n\(key)=16\nlidAction=1\n\n[Battery][Display]\nDimDisplayIdleTimeoutSec=300\n"
+            try own.write(to: h.kconfig(file), atomically: true, encoding: .utf8)
+            // Control: no session, nothing written.
+            #expect(try await h.gdbus(.session, "Start", ["'org.example.Kiosk'", "{}"]).ok)
+            #expect(try await h.gdbus(.session, "End", ["{}"]).ok)
+            #expect(try String(contentsOf: h.kconfig(file), encoding: .utf8) == own)
+
+            #expect(try await h.gdbus(.session, "Start", ["'org.example.Kiosk'", Self.denied]).ok)
+            for profile in ["AC", "Battery", "LowBattery"] {
+                let read = try await h.run(["kreadconfig5", "--file", file, "--group", profile, "--group", group, "--key", key],
+                                           environment: h.desktopVariables).output
+                #expect(read == "0", "\(profile): \(read)")
+            }
+            #expect(await eventually(timeout: .seconds(5)) { powerDevil.refreshes >= 1 }, "refreshStatus: \(powerDevil.refreshes)")
+            let sources = try await h.connect().property(.session, "SystemRestrictionSources", as: [String: String].self)
+            #expect(sources["sleep-wake-button"] == "kconfig:\(file)", "\(sources)")
+
+            try await h.killDaemon()
+            try await h.startDaemon()
+            #expect(try await h.gdbus(.session, "End", ["{}"]).ok)
+            #expect(try String(contentsOf: h.kconfig(file), encoding: .utf8) == own)
+            #expect(await eventually(timeout: .seconds(5)) { powerDevil.refreshes >= 2 }, "refreshStatus after End: \(powerDevil.refreshes)")
+        }
+    }
+}
+
+/// PowerDevil's `refreshStatus`, counted.
+private final class FakePowerDevil: Sendable {
+    let connection: Connection
+    private let count = Locked(0)
+    var refreshes: Int { count.withLock { $0 } }
+
+    init(address: String) async throws {
+        connection = try Connection(.address(address))
+        connection.export("/org/kde/Solid/PowerManagement", [Interface("org.kde.Solid.PowerManagement", [
+            .method("refreshStatus") { (_: MethodCall) in self.count.withLock { $0 += 1 } },
+        ])])
+        try await connection.requestName("org.kde.Solid.PowerManagement")
+    }
+
+    func close() { connection.close() }
+}
+
+/// The volume keys on Plasma: kglobalaccel (in KWin), played by a fake that
+/// keeps its rules, with kmix's actions as plasma-pa registers them.
+@Suite("Plasma volume keys", .timeLimit(.minutes(2)))
+struct PlasmaVolumeKeysTests {
+    static let denied = "{'system-restrictions': <{'volume-buttons': 'deny'}>}"
+    static let volumeUp = KeySequence([0x0100_0072])
+    static let mute = KeySequence([0x0100_0071])
+
+    @Test("A session denying volume-buttons unbinds kmix's volume keys (setForeignShortcutKeys), and End, also after a kill -9, binds each to the keys it had; actions nobody registered are left alone; without a session nothing changes",
+          .enabled(if: Requirements.canRunDaemon && Requirements.canRunPolkit, .polkitReason))
+    func volumeKeysUnbound() async throws {
+        try await withHarness(PlasmaSettingsTests.plasma) { h in
+            let accel = try await FakeGlobalAccel(address: h.address, bound: ["kmix/increase_volume": [Self.volumeUp],
+                                                                              "kmix/mute": [Self.mute, Self.volumeUp]])
+            defer { accel.close() }
+            let before = accel.bindings
+            #expect(try await h.gdbus(.session, "Start", ["'org.example.Kiosk'", "{}"]).ok)
+            #expect(try await h.gdbus(.session, "End", ["{}"]).ok)
+            #expect(accel.bindings == before && accel.writes.isEmpty, "control: \(accel.writes)")
+
+            #expect(try await h.gdbus(.session, "Start", ["'org.example.Kiosk'", Self.denied]).ok)
+            #expect(accel.bindings == ["kmix/increase_volume": [], "kmix/mute": []], "\(accel.bindings)")
+            #expect(Set(accel.writes) == ["kmix/increase_volume", "kmix/mute"], "only the bound actions: \(accel.writes)")
+            let sources = try await h.connect().property(.session, "SystemRestrictionSources", as: [String: String].self)
+            #expect(sources["volume-buttons"] == "kglobalaccel:kmix", "\(sources)")
+
+            try await h.killDaemon()
+            try await h.startDaemon()
+            #expect(try await h.gdbus(.session, "End", ["{}"]).ok)
+            #expect(accel.bindings == before, "\(accel.bindings)")
+        }
+    }
+}
+
+/// One key sequence as kglobalaccel sends it: `(ai)`, Qt key codes.
+struct KeySequence: DBusType, Equatable {
+    static var dbusSignature: Signature { "(ai)" }
+    static var qtTypeName: String { "QKeySequence" }
+    var codes: [Int32]
+
+    init(_ codes: [Int32]) { self.codes = codes }
+
+    init(dbusValue: DBusValue) throws {
+        guard case .structure(let fields) = dbusValue, case .array(_, let codes)? = fields.first else {
+            throw DBusError.invalidArgs("not a key sequence: \(dbusValue)")
+        }
+        self.codes = codes.compactMap { if case .int32(let code) = $0 { code } else { nil } }
+    }
+
+    var dbusValue: DBusValue { .structure([.array(element: "i", codes.map(DBusValue.int32))]) }
+}
+
+/// kglobalaccel's `org.kde.KGlobalAccel` as far as bindings go.
+private final class FakeGlobalAccel: Sendable {
+    let connection: Connection
+    private let state: Locked<(bindings: [String: [KeySequence]], writes: [String])>
+
+    var bindings: [String: [KeySequence]] { state.withLock { $0.bindings } }
+    var writes: [String] { state.withLock { $0.writes } }
+
+    init(address: String, bound: [String: [KeySequence]]) async throws {
+        state = Locked((bound, []))
+        connection = try Connection(.address(address))
+        let state = state
+        @Sendable func name(_ id: [String]) -> String { "\(id[0])/\(id[1])" }
+        connection.export("/kglobalaccel", [Interface("org.kde.KGlobalAccel", [
+            .method("shortcutKeys", in: ["actionId"], out: ["keys"]) { (_: MethodCall, id: [String]) -> [KeySequence] in
+                state.withLock { $0.bindings[name(id)] ?? [] }
+            },
+            .method("defaultShortcutKeys", in: ["actionId"], out: ["keys"]) { (_: MethodCall, id: [String]) -> [KeySequence] in
+                bound[name(id)] ?? []
+            },
+            .method("setForeignShortcutKeys", in: ["actionId", "keys"]) { (_: MethodCall, id: [String], keys: [KeySequence]) in
+                state.withLock { state in
+                    // kglobalaccel ignores an action no program registered.
+                    guard state.bindings[name(id)] != nil else { return }
+                    state.bindings[name(id)] = keys
+                    state.writes.append(name(id))
+                }
+            },
+        ])])
+        try await connection.requestName("org.kde.kglobalaccel")
+    }
+
+    func close() { connection.close() }
+}

@@ -58,3 +58,25 @@ struct KConfigFilesTests {
         #expect(PlasmaMappings.files == ["kaccessrc", "kdeglobals"])
     }
 }
+
+/// Nested groups (`[AC][SuspendAndShutdown]`), as PowerDevil's files have them.
+@Suite("KConfig nested groups")
+struct KConfigNestedGroupTests {
+    let group = "AC\(KConfigText.nesting)SuspendAndShutdown"
+
+    @Test("A nested group is read and written as its own group, never as its parent; a new one gets KConfig's header")
+    func nested() {
+        var config = KConfigText("[AC]\nPowerButtonAction=1\n\n[AC][SuspendAndShutdown]\nPowerButtonAction=16\n")
+        #expect(config.value(group: "AC", key: "PowerButtonAction") == "1")
+        #expect(config.value(group: group, key: "PowerButtonAction") == "16")
+        config.set(group: group, key: "PowerButtonAction", to: "0")
+        #expect(config.text == "[AC]\nPowerButtonAction=1\n\n[AC][SuspendAndShutdown]\nPowerButtonAction=0\n")
+        var empty = KConfigText("")
+        empty.set(group: "Battery\(KConfigText.nesting)SuspendAndShutdown", key: "PowerDownAction", to: "0")
+        #expect(empty.text == "[Battery][SuspendAndShutdown]\nPowerDownAction=0\n")
+        empty.set(group: "Battery\(KConfigText.nesting)SuspendAndShutdown", key: "PowerDownAction", to: nil)
+        #expect(empty.text == "")
+        #expect(KConfigText("[AC][SuspendAndShutdown][$i]\nPowerButtonAction=16\n").lookup(group: group, key: "PowerButtonAction")
+                == ("16", true))
+    }
+}

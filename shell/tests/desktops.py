@@ -37,5 +37,6 @@ DESKTOPS = (
                 'dialogs': r'^(Meta\+Alt\+Escape|the dialog|expiry|a session with a time limit)',
                 'modes': r'^managed Single App Mode',
                 'assessment': r'^(the script unloaded during an assessment|assessment without|red team inside)',
+                'plasma': r'^Plasma',
             }),
 )

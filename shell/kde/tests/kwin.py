@@ -384,7 +384,17 @@ class KWin:
         import gi
         gi.require_version('GdkPixbuf', '2.0')
         from gi.repository import GdkPixbuf, GLib
-        width, height, stride, data = self.screen_area(0, 0, 0, 0)
+        try:
+            width, height, stride, data = self.screen_area(0, 0, 0, 0)
+        except self.dbus.DBusException as error:
+            if not error.get_dbus_name().endswith('UnknownObject'):
+                raise
+            # A KWin started again by a case may come up without OpenGL
+            # compositing, and so without ScreenShot2: no more screenshots.
+            log(f'NOTE KWin {self.kwin_version} (start {self.kwin_starts}) has no ScreenShot2: {name}.png and later '
+                'screenshots not taken')
+            self.capturing = False
+            return
         pixels = bytearray(data)
         # QImage::Format_ARGB32 (6) as bytes is B, G, R, A.
         pixels[0::4], pixels[2::4] = pixels[2::4], pixels[0::4]

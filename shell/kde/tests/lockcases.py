@@ -195,9 +195,16 @@ class LockCases:
         self.bring_up_apps()
         self.banner_shows('control', 'the banner without a session (control)')
         before = self.events()
+
+        def inhibitions():
+            events = self.events()
+            return (len(events['inhibit']) - len(before['inhibit'])) - (len(events['uninhibit']) - len(before['uninhibit']))
+
         self.start_session('app-a', restrictions={'notifications': 'deny'})
         try:
             self.wait_locked()
+            # The daemon's do-not-disturb, as on Plasma (plasmashell's Inhibit, played by the stand-in).
+            wait_for(lambda: inhibitions() == 1, 5, 0.05, 'the daemon\'s Inhibit on the notification server')
             during = self.notify('during')
             self.banner_stays_hidden('during', 'during the session', 1.5,
                                      'the banner is visible with notifications denied')
@@ -206,14 +213,14 @@ class LockCases:
         finally:
             self.end_session()
         self.wait_released()
+        wait_for(lambda: inhibitions() == 0, 5, 0.05, 'the daemon\'s UnInhibit at End')
         self.close_notification(during, 'during')
         self.banner_shows('after', 'a banner after End')
         events = self.events()
-        inhibit = len(events['inhibit']) - len(before['inhibit'])
         self.way('a notification banner', 'closed')
-        return 'banner seen without a session and after End, not during it' + \
-            (f'; Inhibit {inhibit}x, UnInhibit {len(events["uninhibit"]) - len(before["uninhibit"])}x'
-             if inhibit else ' (hidden on screen; the enforcer does not call Inhibit)')
+        return ('banner seen without a session and after End, not during it (hidden on screen by the script); the daemon\'s '
+                f'do-not-disturb held during it: Inhibit {len(events["inhibit"]) - len(before["inhibit"])}x, '
+                f'UnInhibit {len(events["uninhibit"]) - len(before["uninhibit"])}x')
 
     def keyboards_denied(self):
         self.bring_up_apps()

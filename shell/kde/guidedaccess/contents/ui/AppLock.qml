@@ -59,10 +59,33 @@ Item {
         var active = windows.active();
         if (!focusApp || (active && windows.isOurs(active)))
             return;
+        if (!active) {
+            focusWhenNoneActive.restart();
+            return;
+        }
+        focusApp_(active, list);
+    }
+
+    // Gives the app's topmost shown window the focus unless `active` is the app's.
+    function focusApp_(active, list) {
         var stacking = list.slice().sort(function (a, b) { return (a.stackingOrder || 0) - (b.stackingOrder || 0); });
         var target = Reachability.focusTarget(active, stacking, belongs);
         if (target !== null && target !== active)
             windows.activate(target);
+    }
+
+    // Nothing active (the active window was minimized, or the app's window
+    // was just shown): KWin may be choosing the next window itself, and
+    // giving the focus from inside that reenters it (KWin 5.27 and 6.3 then
+    // keep the minimized window active). So the app gets it a moment later,
+    // if still no window has it; KWin 6.7 chooses none at all.
+    Timer {
+        id: focusWhenNoneActive
+        interval: 50
+        onTriggered: {
+            if (lock.focusApp && !lock.windows.active())
+                lock.focusApp_(null, lock.windows.list());
+        }
     }
 
     Connections {
