@@ -60,7 +60,8 @@ struct KWinScreenEdgesTests {
             let kwinrc = h.desktop.configHome.appendingPathComponent("kwinrc")
             try Self.userKwinrc.write(to: kwinrc, atomically: true, encoding: .utf8)
             try await h.startDaemon()
-            let kwin = try await FakeKWinConfiguration(address: h.address)
+            let kwin = try await CountedMethod(address: h.address, name: "org.kde.KWin", path: "/KWin", interface: "org.kde.KWin",
+                                                 member: "reconfigure")
             defer { kwin.close() }
 
             try await EnforcerRevivalTests.startSession(h)
@@ -69,7 +70,7 @@ struct KWinScreenEdgesTests {
                 #expect(during.value(group: entry.group, key: entry.key) == entry.value, "\(entry.group)/\(entry.key)")
             }
             #expect(during.value(group: "TabBox", key: "LayoutName") == "compact")
-            #expect(await eventually(timeout: .seconds(5)) { kwin.reconfigures == 1 }, "reconfigure calls: \(kwin.reconfigures)")
+            #expect(await eventually(timeout: .seconds(5)) { kwin.calls == 1 }, "reconfigure calls: \(kwin.calls)")
 
             // Killed; meanwhile something turns a corner back on. The restarted
             // daemon switches it off again before it is on the bus, and tells KWin once it is.
@@ -80,10 +81,10 @@ struct KWinScreenEdgesTests {
             try loosened.text.write(to: kwinrc, atomically: true, encoding: .utf8)
             try await h.startDaemon()
             #expect(KConfigText(try String(contentsOf: kwinrc, encoding: .utf8)) == edgesOff)
-            #expect(await eventually(timeout: .seconds(5)) { kwin.reconfigures == 2 }, "reconfigure calls: \(kwin.reconfigures)")
+            #expect(await eventually(timeout: .seconds(5)) { kwin.calls == 2 }, "reconfigure calls: \(kwin.calls)")
             _ = try await h.connect().ga(.session, "RequestSession", [.bool(false), options([:])])
             #expect(try String(contentsOf: kwinrc, encoding: .utf8) == Self.userKwinrc)
-            #expect(await eventually(timeout: .seconds(5)) { kwin.reconfigures == 3 }, "reconfigure calls: \(kwin.reconfigures)")
+            #expect(await eventually(timeout: .seconds(5)) { kwin.calls == 3 }, "reconfigure calls: \(kwin.calls)")
 
             // The user changes a corner between sessions, as System Settings would.
             let changed = Self.userKwinrc.replacingOccurrences(of: "TopLeft=ShowDesktop", with: "TopLeft=KRunner")
@@ -103,22 +104,4 @@ struct KWinScreenEdgesTests {
             _ = try await h.connect().ga(.session, "RequestSession", [.bool(false), options([:])])
         }
     }
-}
-
-/// KWin's `/KWin reconfigure`, counted.
-private final class FakeKWinConfiguration: Sendable {
-    let connection: Connection
-    private let count = Locked(0)
-
-    var reconfigures: Int { count.withLock { $0 } }
-
-    init(address: String) async throws {
-        connection = try Connection(.address(address))
-        connection.export("/KWin", [Interface("org.kde.KWin", [
-            .method("reconfigure") { (_: MethodCall) in self.count.withLock { $0 += 1 } },
-        ])])
-        try await connection.requestName("org.kde.KWin")
-    }
-
-    func close() { connection.close() }
 }

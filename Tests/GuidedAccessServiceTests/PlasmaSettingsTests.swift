@@ -259,7 +259,9 @@ struct PlasmaPowerButtonTests {
         var options = PlasmaSettingsTests.plasma
         options.plasma = plasma
         try await withHarness(options) { h in
-            let powerDevil = try await FakePowerDevil(address: h.address)
+            let powerDevil = try await CountedMethod(address: h.address, name: "org.kde.Solid.PowerManagement",
+                                                       path: "/org/kde/Solid/PowerManagement",
+                                                       interface: "org.kde.Solid.PowerManagement", member: "refreshStatus")
             defer { powerDevil.close() }
             let own = "[AC][\(group)]\n\(key)=16\nlidAction=1\n\n[Battery][Display]\nDimDisplayIdleTimeoutSec=300\n"
             try own.write(to: h.kconfig(file), atomically: true, encoding: .utf8)
@@ -274,7 +276,7 @@ struct PlasmaPowerButtonTests {
                                            environment: h.desktopVariables).output
                 #expect(read == "0", "\(profile): \(read)")
             }
-            #expect(await eventually(timeout: .seconds(5)) { powerDevil.refreshes >= 1 }, "refreshStatus: \(powerDevil.refreshes)")
+            #expect(await eventually(timeout: .seconds(5)) { powerDevil.calls >= 1 }, "refreshStatus: \(powerDevil.calls)")
             let sources = try await h.connect().property(.session, "SystemRestrictionSources", as: [String: String].self)
             #expect(sources["sleep-wake-button"] == "kconfig:\(file)", "\(sources)")
 
@@ -282,26 +284,9 @@ struct PlasmaPowerButtonTests {
             try await h.startDaemon()
             #expect(try await h.gdbus(.session, "End", ["{}"]).ok)
             #expect(try String(contentsOf: h.kconfig(file), encoding: .utf8) == own)
-            #expect(await eventually(timeout: .seconds(5)) { powerDevil.refreshes >= 2 }, "refreshStatus after End: \(powerDevil.refreshes)")
+            #expect(await eventually(timeout: .seconds(5)) { powerDevil.calls >= 2 }, "refreshStatus after End: \(powerDevil.calls)")
         }
     }
-}
-
-/// PowerDevil's `refreshStatus`, counted.
-private final class FakePowerDevil: Sendable {
-    let connection: Connection
-    private let count = Locked(0)
-    var refreshes: Int { count.withLock { $0 } }
-
-    init(address: String) async throws {
-        connection = try Connection(.address(address))
-        connection.export("/org/kde/Solid/PowerManagement", [Interface("org.kde.Solid.PowerManagement", [
-            .method("refreshStatus") { (_: MethodCall) in self.count.withLock { $0 += 1 } },
-        ])])
-        try await connection.requestName("org.kde.Solid.PowerManagement")
-    }
-
-    func close() { connection.close() }
 }
 
 /// The volume keys on Plasma: kglobalaccel (in KWin), played by a fake that

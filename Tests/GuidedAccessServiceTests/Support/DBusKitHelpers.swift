@@ -3,6 +3,7 @@ import DBusKit
 import DBusTesting
 import Foundation
 import GuidedAccessContract
+import Locking
 import Synchronization
 import Testing
 #if canImport(Glibc)
@@ -116,4 +117,24 @@ func collect(_ stream: SignalStream, for duration: Duration) async -> [Message] 
     try? await Task.sleep(for: duration)
     task.cancel()
     return await task.value
+}
+
+/// A program on the bus that only counts the calls of one method, as a
+/// stand-in for one that is told to read its settings again (KWin's
+/// `reconfigure`, PowerDevil's `refreshStatus`).
+final class CountedMethod: Sendable {
+    let connection: Connection
+    private let count = Locked(0)
+
+    var calls: Int { count.withLock { $0 } }
+
+    init(address: String, name: BusName, path: ObjectPath, interface: InterfaceName, member: MemberName) async throws {
+        connection = try Connection(.address(address))
+        connection.export(path, [Interface(interface, [
+            .method(member) { (_: MethodCall) in self.count.withLock { $0 += 1 } },
+        ])])
+        try await connection.requestName(name)
+    }
+
+    func close() { connection.close() }
 }

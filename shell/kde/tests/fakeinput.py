@@ -12,7 +12,7 @@ BTN_LEFT = 272
 # Linux key codes (linux/input-event-codes.h) by the names combos use.
 KEYS = {
     'esc': 1, 'escape': 1, 'tab': 15, 'enter': 28, 'return': 28, 'ctrl': 29, 'shift': 42, 'alt': 56,
-    'space': 57, 'meta': 125, 'super': 125, 'print': 99,
+    'space': 57, 'meta': 125, 'super': 125, 'print': 99, 'volumeup': 115,
     **{f'f{n}': 58 + n for n in range(1, 11)},
     **{str(n): 1 + n for n in range(1, 10)}, '0': 11,
     **dict(zip('qwertyuiop', range(16, 26))), **dict(zip('asdfghjkl', range(30, 39))),

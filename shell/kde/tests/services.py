@@ -53,11 +53,14 @@ PROBE = 'org.guidedaccess.tests.KWinProbe'
 PROBE_PATH = '/org/guidedaccess/tests/KWinProbe'
 KRUNNER = ['org.kde.krunner.desktop', '_launch', 'KRunner', 'KRunner']
 QT_ALT, QT_KEY_SPACE = 0x08000000, 0x20
+# plasma-pa's Volume Up, in the component it keeps kmix's name for.
+KMIX_VOLUME_UP = ['kmix', 'increase_volume', 'Audio Volume', 'Increase Volume']
+QT_KEY_VOLUME_UP = 0x01000072
 KEEP = 3000  # reports kept (5 minutes at 10 a second)
 
 display = {}  # DISPLAY, XAUTHORITY of KWin's Xwayland (SetDisplay)
 events = {'notify': [], 'inhibit': [], 'uninhibit': [], 'launcher': [], 'krunner': [], 'krunner-registered': [],
-          'klipper': []}
+          'klipper': [], 'volume': []}
 
 
 class Probe(dbus.service.Object):
@@ -130,6 +133,23 @@ class Probe(dbus.service.Object):
         given = accel.setShortcut(KRUNNER, [QT_ALT | QT_KEY_SPACE], dbus.UInt32(0x2 | 0x4), timeout=10)
         events['krunner-registered'].append([int(key) for key in given])
         return json.dumps([int(key) for key in given])
+
+    @dbus.service.method(PROBE, in_signature='', out_signature='s')
+    def RegisterVolumeKeys(self):
+        """Registers Volume Up as plasma-pa does (component kmix) with KWin's
+        kglobalaccel; returns the keys it got."""
+        accel = dbus.Interface(self.connection.get_object('org.kde.kglobalaccel', '/kglobalaccel'),
+                               'org.kde.KGlobalAccel')
+        accel.doRegister(KMIX_VOLUME_UP, timeout=10)
+        given = accel.setShortcut(KMIX_VOLUME_UP, [QT_KEY_VOLUME_UP], dbus.UInt32(0x2 | 0x4), timeout=10)
+        return json.dumps([int(key) for key in given])
+
+    @dbus.service.method(PROBE, in_signature='', out_signature='s')
+    def VolumeKeys(self):
+        """The keys kglobalaccel has for kmix's Volume Up now."""
+        accel = dbus.Interface(self.connection.get_object('org.kde.kglobalaccel', '/kglobalaccel'),
+                               'org.kde.KGlobalAccel')
+        return json.dumps([int(key) for key in accel.shortcut(KMIX_VOLUME_UP, timeout=10)])
 
 
 class Notifications(dbus.service.Object):
@@ -273,6 +293,9 @@ def main():
         lambda component, action, timestamp: events['krunner'].append([time.monotonic(), str(action)]),
         signal_name='globalShortcutPressed', dbus_interface='org.kde.kglobalaccel.Component',
         path='/component/org_kde_krunner_desktop')
+    bus.add_signal_receiver(
+        lambda component, action, timestamp: events['volume'].append([time.monotonic(), str(action)]),
+        signal_name='globalShortcutPressed', dbus_interface='org.kde.kglobalaccel.Component', path='/component/kmix')
     with open(ready, 'w') as f:
         f.write('ready\n')
     GLib.MainLoop().run()
