@@ -18,7 +18,8 @@ import Locking
 /// and the files themselves (inotify: a change made without the signal is
 /// read by Plasma at its next start, so it is reported too). A write is
 /// confirmed: the file is replaced atomically and synced, read back, and
-/// then announced with the same signal, as KConfig's notify flag does.
+/// then announced with the same signal, as KConfig's notify flag does, and
+/// kaccess is run to read kaccessrc again (``KAccessReload``).
 /// A key an administrator made immutable (`[$i]` in `XDG_CONFIG_DIRS`) is
 /// locked, and a write to it is refused naming the file.
 public final class PlasmaDesktop: DesktopSettings, Sendable {
@@ -41,6 +42,9 @@ public final class PlasmaDesktop: DesktopSettings, Sendable {
     /// Where `ConfigChanged` goes once the daemon is on the bus, and the
     /// changes to announce before that (a session resumed at start).
     private let bus = Locked<(connection: Connection?, owed: [String: Set<KConfigKey>])>((nil, [:]))
+    /// Where kaccess is looked for (`PATH`).
+    private let executablePath: String?
+    private let log: @Sendable (String) -> Void
     /// Kept for the daemon's life; set at the end of `init`, once their callbacks may refer to `self`.
     private let watchers: Locked<[FileWatcher]> = Locked([])
     private let startProblems = Locked<[String]>([])
@@ -51,10 +55,13 @@ public final class PlasmaDesktop: DesktopSettings, Sendable {
 
     /// The settings of Plasma `version` (5 or 6) in `userDirectory`
     /// (`XDG_CONFIG_HOME`) over the administrator's in `systemDirectories`
-    /// (`XDG_CONFIG_DIRS`, most important first). Reads them and starts
-    /// watching the user's files.
-    public init(version: Int, userDirectory: String, systemDirectories: [String]) {
+    /// (`XDG_CONFIG_DIRS`, most important first); kaccess is looked for in
+    /// `executablePath` (`PATH`). Reads them and starts watching the user's files.
+    public init(version: Int, userDirectory: String, systemDirectories: [String], executablePath: String?,
+                log: @escaping @Sendable (String) -> Void) {
         files = KConfigFiles(userDirectory: userDirectory, systemDirectories: systemDirectories)
+        self.executablePath = executablePath
+        self.log = log
         featureSettings = Dictionary(uniqueKeysWithValues: PlasmaMappings.features.map { ($0.feature, $0) })
         featuresByID = Dictionary(uniqueKeysWithValues: PlasmaMappings.features.map { (Self.id(of: $0.entry), $0) })
         desktopFeatures = PlasmaMappings.features.map(\.feature)
@@ -174,7 +181,9 @@ public final class PlasmaDesktop: DesktopSettings, Sendable {
             store(files.read(entry.file), of: entry.file)
             return true
         }
-        if written { announceWhenConnected([entry], in: entry.file) }
+        guard written else { return }
+        announceWhenConnected([entry], in: entry.file)
+        if entry.file == "kaccessrc", let problem = KAccessReload.run(path: executablePath) { log(problem) }
     }
 
     // MARK: A session's demands

@@ -57,6 +57,24 @@ struct DesktopEnvironment: Sendable {
                 .write(to: serviceDirectory.appendingPathComponent("\(name).service"), atomically: true, encoding: .utf8)
         }
         dconfProfile = locks.isEmpty ? nil : try Self.lockingProfile(locks, in: root)
+        if plasmaVersion != nil { try Self.writeKAccess(in: root) }
+    }
+
+    /// A stand-in for KDE's kaccess on the daemon's PATH: each run adds a
+    /// line to `kaccessRuns`.
+    private static func writeKAccess(in root: URL) throws {
+        let bin = root.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let script = bin.appendingPathComponent("kaccess")
+        try "#!/bin/sh\necho run >> '\(root.appendingPathComponent("kaccess-runs").path)'\n"
+            .write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+    }
+
+    /// How many times the daemon ran the kaccess stand-in (Plasma sessions only).
+    var kaccessRuns: Int {
+        let runs = configHome.deletingLastPathComponent().appendingPathComponent("kaccess-runs")
+        return ((try? String(contentsOf: runs, encoding: .utf8)) ?? "").split(separator: "\n").count
     }
 
     /// Compiles `locks` into a database with `dconf compile` and writes a
@@ -93,6 +111,7 @@ struct DesktopEnvironment: Sendable {
             variables["XDG_CURRENT_DESKTOP"] = "KDE"
             variables["KDE_SESSION_VERSION"] = "\(plasmaVersion)"
             variables["XDG_CONFIG_DIRS"] = systemConfigDirectory.path
+            variables["PATH"] = configHome.deletingLastPathComponent().appendingPathComponent("bin").path + ":/usr/local/bin:/usr/bin:/bin"
         }
         return variables
     }
