@@ -30,6 +30,8 @@ public final class PlasmaDesktop: DesktopSettings, Sendable {
     private let powerButtons: KConfigSessionEntries
     private let notifications: PlasmaNotifications
     private let shortcuts = GlobalShortcutsOff()
+    /// IBus's settings, through GSettings; its outside changes are told where ours are.
+    private let inputMethod: (any DesktopSettings)?
     /// A session's demands on Plasma beside the features: KWin's edges,
     /// PowerDevil's buttons, do-not-disturb and global shortcuts.
     private let demands: CombinedSettingsApplier
@@ -50,15 +52,18 @@ public final class PlasmaDesktop: DesktopSettings, Sendable {
     private let startProblems = Locked<[String]>([])
 
     public let desktopFeatures: [Feature]
-    /// Files that can only be looked at from time to time, to log once.
-    public var problems: [String] { startProblems.withLock { $0 } }
+    /// Files that can only be looked at from time to time, and the input
+    /// method's keys left out, to log once.
+    public var problems: [String] { startProblems.withLock { $0 } + (inputMethod?.problems ?? []) }
 
     /// The settings of Plasma `version` (5 or 6) in `userDirectory`
     /// (`XDG_CONFIG_HOME`) over the administrator's in `systemDirectories`
     /// (`XDG_CONFIG_DIRS`, most important first); kaccess is looked for in
-    /// `executablePath` (`PATH`). Reads them and starts watching the user's files.
+    /// `executablePath` (`PATH`); `inputMethod` takes the input method's
+    /// part of a session's demands (IBus keeps its settings in GSettings on
+    /// Plasma too). Reads them and starts watching the user's files.
     public init(version: Int, userDirectory: String, systemDirectories: [String], executablePath: String?,
-                log: @escaping @Sendable (String) -> Void) {
+                inputMethod: (any DesktopSettings)?, log: @escaping @Sendable (String) -> Void) {
         files = KConfigFiles(userDirectory: userDirectory, systemDirectories: systemDirectories)
         self.executablePath = executablePath
         self.log = log
@@ -70,7 +75,8 @@ public final class PlasmaDesktop: DesktopSettings, Sendable {
         // A lost do-not-disturb is told where the files' changes are told.
         let changeHandler = handler
         notifications = PlasmaNotifications { changeHandler.withLock { $0 }?(.sessionSetting(PlasmaNotifications.id)) }
-        demands = CombinedSettingsApplier([edges, powerButtons, notifications, shortcuts])
+        self.inputMethod = inputMethod
+        demands = CombinedSettingsApplier([edges, powerButtons, notifications, shortcuts] + (inputMethod.map { [$0] } ?? []))
         var problems: [String] = []
         for file in PlasmaMappings.files { _ = refresh(file) }
         var watchers: [FileWatcher] = []
@@ -97,6 +103,7 @@ public final class PlasmaDesktop: DesktopSettings, Sendable {
 
     public func observe(_ handler: @escaping @Sendable (DesktopSettingChange) -> Void) {
         self.handler.withLock { $0 = handler }
+        inputMethod?.observe(handler)
     }
 
     /// Follows `ConfigChanged` for Plasma's files on `connection`, and sends

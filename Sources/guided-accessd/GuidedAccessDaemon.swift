@@ -53,7 +53,8 @@ struct GuidedAccessDaemon {
         guard case .plasma(let version) = LiveDesktop(environment: environment), let configHome else { return nil }
         return PlasmaDesktop(version: version, userDirectory: configHome,
                              systemDirectories: PlasmaDesktop.systemDirectories(from: environment["XDG_CONFIG_DIRS"]),
-                             executablePath: environment["PATH"], log: Log.warning)
+                             executablePath: environment["PATH"], inputMethod: GSettingsDesktop(scope: .inputMethod),
+                             log: Log.warning)
     }
 
     /// Serves until a signal or the loss of the name; throws when it cannot start or lost the name.

@@ -359,10 +359,12 @@ struct DesktopSettingsTests {
         FileManager.default.fileExists(atPath: "/usr/share/glib-2.0/schemas/org.freedesktop.ibus.gschema.xml")
     }
 
-    @Test("an assessment that does not allow spell check empties IBus's emoji and Unicode hotkeys, and puts the user's back exactly; with allows-spell-check they stay",
-          .enabled(if: canRun && ibusInstalled, "needs IBus's settings (ibus-data) besides: \(reason)"))
-    func assessmentSpellingHelp() async throws {
-        try await withHarness(.init(startDaemon: false)) { h in
+    @Test("an assessment that does not allow spell check empties IBus's emoji and Unicode hotkeys, and puts the user's back exactly; with allows-spell-check they stay; in a Plasma session too (IBus keeps its settings in GSettings there)",
+          .enabled(if: canRun && ibusInstalled, "needs IBus's settings (ibus-data) besides: \(reason)"), arguments: [nil, 6] as [Int?])
+    func assessmentSpellingHelp(plasma: Int?) async throws {
+        var options = Harness.Options(startDaemon: false)
+        options.plasma = plasma
+        try await withHarness(options) { h in
             try h.writeManagedConfig(["AssessmentApplications": [Paths.pythonAppID]])
             try await h.startDaemon()
             let schema = "org.freedesktop.ibus.panel.emoji"
