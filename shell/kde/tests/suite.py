@@ -45,9 +45,11 @@ AnimationDurationFactor=0
 
 
 
-def plasma_version():
-    """KWin's major version, as Plasma's start-up sets KDE_SESSION_VERSION."""
-    printed = subprocess.run(['kwin_wayland', '--version'], capture_output=True, text=True).stdout.split()
+def plasma_version(work):
+    """KWin's major version, as Plasma's start-up sets KDE_SESSION_VERSION;
+    asked of WORK's copy (prepare_work), which runs where /usr/bin's, with
+    its file capabilities, may not."""
+    printed = subprocess.run([f'{work}/bin/kwin_wayland', '--version'], capture_output=True, text=True).stdout.split()
     return printed[-1].split('.')[0] if printed else '5'
 
 
@@ -80,7 +82,7 @@ class KWinSuite(Desktop):
         # knows it is in Plasma (so the daemon keeps the features in
         # Plasma's files) and reads the administrator's files where KWin does.
         return session_environment(work, WAYLAND_DISPLAY=SOCKET, XDG_CURRENT_DESKTOP='KDE',
-                                   KDE_SESSION_VERSION=plasma_version(), XDG_CONFIG_DIRS=f'{work}/xdg:/etc/xdg')
+                                   KDE_SESSION_VERSION=plasma_version(work), XDG_CONFIG_DIRS=f'{work}/xdg:/etc/xdg')
 
     def prepare(self, work):
         prepare_work(work, self.install)
