@@ -59,16 +59,11 @@ struct KConfigFiles: Sendable {
 }
 
 /// One file's copies as read at one moment.
-struct KConfigSnapshot: Equatable, Sendable {
+struct KConfigSnapshot: Sendable {
     /// The administrator's copies, least important first, with their paths.
     let system: [(path: String, text: KConfigText)]
     /// The user's copy (empty when there is none).
     let user: KConfigText
-
-    static func == (lhs: KConfigSnapshot, rhs: KConfigSnapshot) -> Bool {
-        lhs.user == rhs.user && lhs.system.map(\.path) == rhs.system.map(\.path)
-            && lhs.system.map(\.text) == rhs.system.map(\.text)
-    }
 
     /// `group`/`key` as KConfig resolves it through the copies.
     func entry(group: String, key: String) -> KConfigEntry {
