@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The KWin suite's cases of Plasma's own settings (mixed into run's
 Cases): the daemon keeps Sticky Keys in kaccessrc, as System Settings
-does, and KWin acts on it; a session's volume-buttons unbinds the volume
+does, and KWin acts on it; a session's Invert Colors inverts the screen
+through KWin's invert effect; a session's volume-buttons unbinds the volume
 keys in KWin's kglobalaccel.
 """
 
 import json
 import os
+import re
 import time
 
 from harness import CONTRACT, log
@@ -94,3 +96,66 @@ class PlasmaCases:
         wait_for(lambda: self.volume_up_presses() > 0, 5, 0.2, 'Volume Up to reach kmix again after End')
         self.way('the volume keys', 'closed')
         return f'Volume Up {before} before, none during the session (no press reached kmix), {after} after End'
+
+    def inverter_says(self, since):
+        return wait_for(lambda: re.search(r'Guided Access: inverter (on|off|unavailable)\b.*', self.kwin_log(since)),
+                        5, 0.05, 'the script\'s inverter line').group(0)
+
+    def invert_colors(self):
+        """Features1.InvertColors during a session: KWin's invert effect
+        loaded and active, the screen changed; off again and at End, back
+        as before. The control is the same session with it off."""
+        self.bring_up_apps()
+        features = self.service(CONTRACT['INTERFACES']['features'])
+        loaded_before = 'invert' in self.loaded_effects()
+        if 'invert' in self.effects():
+            raise AssertionError('the screen is inverted before the case')
+        plain = self.screen_area(0, 0, 0, 0) if self.capturing else None
+        gl = self.compositing().startswith('gl')
+        self.start_session('app-a')
+        try:
+            self.wait_locked()
+            since = self.kwin_log_size()
+            time.sleep(0.5)
+            # Control: the session without Invert Colors inverts nothing.
+            if 'inverter' in self.kwin_log(since) or 'invert' in self.effects():
+                raise AssertionError('a session without Invert Colors inverted the screen')
+            features.SetFeature('InvertColors', True, timeout=10)
+            said = self.inverter_says(since)
+            if not gl:
+                if not said.startswith('Guided Access: inverter unavailable:') or 'invert' in self.loaded_effects():
+                    raise AssertionError(f'KWin composites with {self.compositing()}, yet: "{said}", loaded '
+                                         f'{self.loaded_effects()}')
+                seen = f'{self.compositing()} compositing: the script said "{said}" and loaded nothing'
+            else:
+                if not said.startswith('Guided Access: inverter on (invert effect') or 'screen inverted' not in said:
+                    raise AssertionError(f'Invert Colors on: "{said}"')
+                wait_for(lambda: 'invert' in self.effects(), 5, 0.05, 'KWin\'s invert effect active')
+                seen = f'"{said}"'
+                if plain is not None:
+                    time.sleep(0.3)
+                    changed = self.rows_changed(plain, self.screen_area(0, 0, 0, 0))
+                    if changed < 0.5:
+                        raise AssertionError(f'the screen did not look inverted: {changed:.0%} of its rows changed')
+                    seen += f', {changed:.0%} of the screen\'s rows changed'
+                since = self.kwin_log_size()
+                features.SetFeature('InvertColors', False, timeout=10)
+                said = self.inverter_says(since)
+                wait_for(lambda: 'invert' not in self.effects(), 5, 0.05, 'the invert effect no longer active')
+                seen += f'; off: "{said}"'
+                features.SetFeature('InvertColors', True, timeout=10)
+                wait_for(lambda: 'invert' in self.effects(), 5, 0.05, 'the invert effect active again')
+        finally:
+            features.SetFeature('InvertColors', False, timeout=10)
+            self.end_session()
+        self.wait_released()
+        wait_for(lambda: 'invert' not in self.effects(), 5, 0.05, 'the invert effect no longer active after End')
+        loaded_after = wait_for(lambda: ('invert' in self.loaded_effects()) == loaded_before and [loaded_before], 5,
+                                0.05, f'the invert effect {"loaded" if loaded_before else "unloaded"} as before')
+        if plain is not None and gl:
+            time.sleep(0.3)
+            changed = self.rows_changed(plain, self.screen_area(0, 0, 0, 0))
+            if changed >= 0.25:
+                raise AssertionError(f'after End the screen still differs from before in {changed:.0%} of its rows')
+        log(f'PLASMA InvertColors on KWin {self.kwin_version}: {seen}')
+        return f'{seen}; after End not inverted, the effect {"loaded" if loaded_after[0] else "unloaded"} as before'

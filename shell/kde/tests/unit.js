@@ -221,10 +221,13 @@ test('effectProperties, zoomSteps: the zoom effect\'s properties as KWin reports
         'steps (KWin 5.27\'s default factor 1.2, 6\'s 1.25)');
     for (const factor of [1.2, 1.25, 1.5, 2])
         expect(factor ** Effects.zoomSteps(factor) >= Effects.MAGNIFICATION, `${factor}: at least ${Effects.MAGNIFICATION}x`);
-    same(['gl2', 'gles', 'qpainter', 'none', undefined].map(Effects.zoomRunsWith), [true, true, false, false, false],
+    same(['gl2', 'gles', 'qpainter', 'none', undefined].map(Effects.effectRunsWith), [true, true, false, false, false],
         'OpenGL compositing only');
     same([Effects.ZOOM_EFFECT, Effects.ZOOM_IN, Effects.ZOOM_ACTUAL_SIZE], ['zoom', 'view_zoom_in', 'view_actual_size'],
         'KWin\'s names');
+    same([Effects.INVERT_EFFECT, Effects.INVERT_SCREEN], ['invert', 'Invert'], 'KWin\'s names for inverting');
+    same([['zoom', 'invert'], ['zoom'], [], undefined].map(active => Effects.isActive(active, 'invert')),
+        [true, false, false, false], 'active effects');
 });
 
 test('tr fills %1, %2 and leaves the text as is', () => {

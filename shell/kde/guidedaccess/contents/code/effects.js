@@ -30,10 +30,23 @@ var ZOOM_IN = 'view_zoom_in';
 var ZOOM_ACTUAL_SIZE = 'view_actual_size';
 var MAGNIFICATION = 2;
 
-// Whether KWin's zoom effect can draw with the compositing KWin reports
-// (org.kde.KWin /Compositor compositingType: "gl2", "gles", "qpainter",
-// "none"): it draws with OpenGL only.
-function zoomRunsWith(compositingType) {
+// KWin's colour inversion (ui/Inverter.qml): the effect "invert", switched
+// for the whole screen with its global shortcut (component "kwin"; the same
+// name on KWin 5.27 and 6). Loaded, it inverts nothing until that shortcut;
+// it is active (activeEffects) while it inverts.
+var INVERT_EFFECT = 'invert';
+var INVERT_SCREEN = 'Invert';
+
+// Whether the effect `name` is among `active` (org.kde.KWin /Effects
+// activeEffects, a list Qt made or an array).
+function isActive(active, name) {
+    return Array.prototype.indexOf.call(active || [], name) >= 0;
+}
+
+// Whether KWin's zoom and invert effects can draw with the compositing KWin
+// reports (org.kde.KWin /Compositor compositingType: "gl2", "gles",
+// "qpainter", "none"): they draw with OpenGL only.
+function effectRunsWith(compositingType) {
     return /^gl/.test(String(compositingType));
 }
 

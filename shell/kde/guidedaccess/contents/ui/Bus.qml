@@ -69,11 +69,11 @@ QtObject {
         }, failed);
     }
 
-    // One feature of the daemon's Features1 ("Zoom"...): done(on) with
-    // whether it is on (Properties Get).
-    function readFeature(name, done, failed) {
-        call(service, path, 'org.freedesktop.DBus.Properties', 'Get', [Contract.INTERFACES.features, name], function (values) {
-            done(values[0] === true);
+    // The daemon's Features1: done(features) with each feature's value by
+    // name (Properties GetAll).
+    function readFeatures(done, failed) {
+        call(service, path, 'org.freedesktop.DBus.Properties', 'GetAll', [Contract.INTERFACES.features], function (values) {
+            done(values[0] || {});
         }, failed);
     }
 

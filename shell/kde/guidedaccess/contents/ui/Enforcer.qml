@@ -24,10 +24,11 @@ Item {
     id: root
 
     property var session: null // the session as published, null before the first reply
-    // Features1's Zoom, read with the session while it is on (a feature
-    // the person switches also nudges the script): KWin's zoom effect
-    // shows it (Magnifier).
+    // Features1's Zoom and InvertColors, read with the session while it is
+    // on (a feature the person switches also nudges the script): KWin's
+    // zoom and invert effects show them (Magnifier, Inverter).
     property bool zoom: false
+    property bool invertColors: false
     property int secondsLeft: 0
     property bool reading: false
     property bool readAgain: false
@@ -44,9 +45,9 @@ Item {
     Windows { id: kwinWindows; bus: sessionBus; kwin: root.kwin }
     Registration { id: registration; bus: sessionBus }
 
-    // Reads the session and, during a session, Features1's Zoom (before
-    // the session is taken, so that a session that starts with Zoom on is
-    // magnified from its start). A nudge that comes during a read makes one
+    // Reads the session and, during a session, the features the screen
+    // shows (before the session is taken, so that a session that starts
+    // with Zoom on is magnified from its start). A nudge that comes during a read makes one
     // more read after it: the first may have been answered before the
     // change.
     function readSession() {
@@ -59,22 +60,31 @@ Item {
             if (next === null || !next.enabled) {
                 if (next !== null) {
                     zoom = false;
+                    invertColors = false;
                     take(next);
                 }
                 readDone();
                 return;
             }
-            sessionBus.readFeature('Zoom', function (on) {
-                if (on !== zoom)
-                    console.log('Guided Access: Zoom ' + (on ? 'on' : 'off'));
-                zoom = on;
+            sessionBus.readFeatures(function (features) {
+                zoom = shown('Zoom', features.Zoom, zoom);
+                invertColors = shown('InvertColors', features.InvertColors, invertColors);
                 take(next);
                 readDone();
-            }, function () { // Zoom stays as it was
+            }, function () { // the features stay as they were
                 take(next);
                 readDone();
             });
         }, readDone); // the daemon is gone or refused: keep what is enforced
+    }
+
+    // A feature's new value as read (`now`, true only for true), logged
+    // when it differs from `before`.
+    function shown(name, now, before) {
+        var on = now === true;
+        if (on !== before)
+            console.log('Guided Access: ' + name + ' ' + (on ? 'on' : 'off'));
+        return on;
     }
 
     function readDone() {
@@ -188,6 +198,10 @@ Item {
     Loader {
         active: root.enforcing && root.zoom
         sourceComponent: Magnifier { bus: sessionBus }
+    }
+    Loader {
+        active: root.enforcing && root.invertColors
+        sourceComponent: Inverter { bus: sessionBus }
     }
     Loader {
         active: root.enforcing && root.session.regions.length > 0

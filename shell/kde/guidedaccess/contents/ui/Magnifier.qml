@@ -45,7 +45,7 @@ Item {
         var magnification = Effects.MAGNIFICATION;
         var zoomInShortcut = Effects.ZOOM_IN;
         var actualSizeShortcut = Effects.ZOOM_ACTUAL_SIZE;
-        var runsWith = Effects.zoomRunsWith;
+        var runsWith = Effects.effectRunsWith;
         var stepsFor = Effects.zoomSteps;
         var propertiesOf = Effects.effectProperties;
 
