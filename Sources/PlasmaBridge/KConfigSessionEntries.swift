@@ -14,11 +14,23 @@ import Locking
 /// are read again before each session starts (``refreshOriginals()``) and
 /// answered from that copy under the model's lock.
 final class KConfigSessionEntries: SessionSettingsApplier, Sendable {
-    /// An entry the session writes, and the value it writes.
-    struct Entry: Sendable, Equatable {
+    /// An entry a session may write, and what it writes for a demand.
+    struct Entry: Sendable {
         let group: String
         let key: String
-        let value: String
+        /// The text written for `demand`; nil when the demand asks nothing of this entry.
+        let value: @Sendable (DesktopDemand) -> String?
+
+        init(group: String, key: String, value: @escaping @Sendable (DesktopDemand) -> String?) {
+            self.group = group
+            self.key = key
+            self.value = value
+        }
+
+        /// `value` for every demand `isDemanded` accepts.
+        init(group: String, key: String, value: String, when isDemanded: @escaping @Sendable (DesktopDemand) -> Bool) {
+            self.init(group: group, key: key) { isDemanded($0) ? value : nil }
+        }
     }
 
     /// A method that makes a program read its file again; nil reply expected.
@@ -32,8 +44,6 @@ final class KConfigSessionEntries: SessionSettingsApplier, Sendable {
     let file: String
     let entries: [Entry]
     private let directory: String
-    /// Whether `demand` asks for these entries.
-    private let isDemanded: @Sendable (DesktopDemand) -> Bool
     /// The restriction these entries enforce (named in `SystemRestrictionSources`); nil: none.
     private let restriction: SystemRestriction?
     private let reload: Reload?
@@ -44,14 +54,12 @@ final class KConfigSessionEntries: SessionSettingsApplier, Sendable {
     /// interrupted End finished).
     private let bus = Locked<(connection: Connection?, pending: Bool)>((nil, false))
 
-    init(file: String, directory: String, entries: [Entry], restriction: SystemRestriction? = nil, reload: Reload?,
-         isDemanded: @escaping @Sendable (DesktopDemand) -> Bool) {
+    init(file: String, directory: String, entries: [Entry], restriction: SystemRestriction? = nil, reload: Reload?) {
         self.file = file
         self.directory = directory
         self.entries = entries
         self.restriction = restriction
         self.reload = reload
-        self.isDemanded = isDemanded
         refreshOriginals()
     }
 
@@ -66,7 +74,7 @@ final class KConfigSessionEntries: SessionSettingsApplier, Sendable {
     }
 
     func settings(for demand: DesktopDemand) -> [String] {
-        isDemanded(demand) ? entries.map(id(of:)) : []
+        entries.filter { $0.value(demand) != nil }.map(id(of:))
     }
 
     func originals(of settings: [String]) -> [String: SavedSetting] {
@@ -75,9 +83,10 @@ final class KConfigSessionEntries: SessionSettingsApplier, Sendable {
     }
 
     func apply(_ demand: DesktopDemand) -> [String] {
-        guard isDemanded(demand) else { return [] }
+        let demanded = entries.compactMap { entry in entry.value(demand).map { (entry, $0) } }
+        guard !demanded.isEmpty else { return [] }
         return rewrite("apply the session's \(file) entries") { config in
-            for entry in entries { config.set(group: entry.group, key: entry.key, to: entry.value) }
+            for (entry, value) in demanded { config.set(group: entry.group, key: entry.key, to: value) }
         }
     }
 

@@ -29,13 +29,13 @@ enum KWinScreenEdges {
     /// that show every window (`9` is KWin's `ElectricNone`), mouse and
     /// touch; and those effects themselves, off, so that the reconfigure
     /// (ours or anyone's) does not load back what the script unloaded.
-    static let entries: [KConfigSessionEntries.Entry] =
+    static let entries: [KConfigSessionEntries.Entry] = [(group: String, key: String, value: String)](
         ["Top", "TopRight", "Right", "BottomRight", "Bottom", "BottomLeft", "Left", "TopLeft"].map {
-            .init(group: "ElectricBorders", key: $0, value: "None")
+            (group: "ElectricBorders", key: $0, value: "None")
         } + ["Top", "Right", "Bottom", "Left"].map {
-            .init(group: "TouchEdges", key: $0, value: "None")
+            (group: "TouchEdges", key: $0, value: "None")
         } + ["BorderActivate", "BorderAlternativeActivate", "TouchBorderActivate", "TouchBorderAlternativeActivate"].map {
-            .init(group: "TabBox", key: $0, value: "9")
+            (group: "TabBox", key: $0, value: "9")
         } + [
             ("Effect-overview", ["BorderActivate", "TouchBorderActivate"]),
             ("Effect-windowview", ["BorderActivate", "BorderActivateAll", "BorderActivateClass", "TouchBorderActivate",
@@ -43,15 +43,15 @@ enum KWinScreenEdges {
             ("Effect-desktopgrid", ["BorderActivate", "TouchBorderActivate"]),
             ("Effect-presentwindows", ["BorderActivate", "BorderActivateAll", "BorderActivateClass", "TouchBorderActivate",
                                        "TouchBorderActivateAll", "TouchBorderActivateClass"]),
-        ].flatMap { group, keys in keys.map { KConfigSessionEntries.Entry(group: group, key: $0, value: "9") } }
-        + [.init(group: "Windows", key: "ElectricBorders", value: "0")]
-        + leavingEffects.map { .init(group: "Plugins", key: "\($0)Enabled", value: "false") }
+        ].flatMap { group, keys in keys.map { (group: group, key: $0, value: "9") } }
+        + [(group: "Windows", key: "ElectricBorders", value: "0")]
+        + leavingEffects.map { (group: "Plugins", key: "\($0)Enabled", value: "false") }
+    ).map { .init(group: $0.group, key: $0.key, value: $0.value, when: { $0.sessionRuns }) }
 
     /// The edges of the user's kwinrc in `directory`, off for every
     /// session; KWin is asked to `reconfigure` after each change.
     static func applier(directory: String) -> KConfigSessionEntries {
         KConfigSessionEntries(file: file, directory: directory, entries: entries,
-                              reload: .init(destination: "org.kde.KWin", path: "/KWin", interface: "org.kde.KWin", member: "reconfigure"),
-                              isDemanded: { $0.sessionRuns })
+                              reload: .init(destination: "org.kde.KWin", path: "/KWin", interface: "org.kde.KWin", member: "reconfigure"))
     }
 }

@@ -8,8 +8,8 @@ import Locking
 /// KDE Plasma's own settings: the features Plasma has a setting for, in
 /// the KConfig files its System Settings writes (``PlasmaMappings``), and a
 /// session's demands on KWin (``KWinScreenEdges``), PowerDevil
-/// (``PowerDevilButtons``), plasmashell (``PlasmaNotifications``) and
-/// kglobalaccel (``GlobalShortcutsOff``).
+/// (``PowerDevilSettings``), the screen locker (``ScreenLockerSettings``),
+/// plasmashell (``PlasmaNotifications``) and kglobalaccel (``GlobalShortcutsOff``).
 ///
 /// Reads answer from a cache, so a reader never waits for a disk. The cache
 /// follows every change: KConfig's change signal (`org.kde.kconfig.notify`
@@ -27,13 +27,15 @@ public final class PlasmaDesktop: DesktopSettings, Sendable {
     private let featureSettings: [Feature: KConfigFeatureSetting]
     private let featuresByID: [String: KConfigFeatureSetting]
     private let edges: KConfigSessionEntries
-    private let powerButtons: KConfigSessionEntries
+    private let powerDevil: KConfigSessionEntries
+    private let screenLocker: KConfigSessionEntries
     private let notifications: PlasmaNotifications
     private let shortcuts = GlobalShortcutsOff()
     /// IBus's settings, through GSettings; its outside changes are told where ours are.
     private let inputMethod: (any DesktopSettings)?
     /// A session's demands on Plasma beside the features: KWin's edges,
-    /// PowerDevil's buttons, do-not-disturb and global shortcuts.
+    /// PowerDevil's buttons and display, the screen locker, do-not-disturb
+    /// and global shortcuts.
     private let demands: CombinedSettingsApplier
     /// Every mapped entry as last read.
     private let cache = Locked<[KConfigKey: KConfigEntry]>([:])
@@ -71,12 +73,13 @@ public final class PlasmaDesktop: DesktopSettings, Sendable {
         featuresByID = Dictionary(uniqueKeysWithValues: PlasmaMappings.features.map { (Self.id(of: $0.entry), $0) })
         desktopFeatures = PlasmaMappings.features.map(\.feature)
         edges = KWinScreenEdges.applier(directory: userDirectory)
-        powerButtons = PowerDevilButtons.applier(plasma: version, directory: userDirectory)
+        powerDevil = PowerDevilSettings.applier(plasma: version, directory: userDirectory)
+        screenLocker = ScreenLockerSettings.applier(directory: userDirectory)
         // A lost do-not-disturb is told where the files' changes are told.
         let changeHandler = handler
         notifications = PlasmaNotifications { changeHandler.withLock { $0 }?(.sessionSetting(PlasmaNotifications.id)) }
         self.inputMethod = inputMethod
-        demands = CombinedSettingsApplier([edges, powerButtons, notifications, shortcuts] + (inputMethod.map { [$0] } ?? []))
+        demands = CombinedSettingsApplier([edges, powerDevil, screenLocker, notifications, shortcuts] + (inputMethod.map { [$0] } ?? []))
         var problems: [String] = []
         for file in PlasmaMappings.files { _ = refresh(file) }
         var watchers: [FileWatcher] = []
@@ -110,7 +113,8 @@ public final class PlasmaDesktop: DesktopSettings, Sendable {
     /// what was written before the daemon was on the bus.
     public func connect(to connection: Connection) async {
         edges.connect(to: connection)
-        powerButtons.connect(to: connection)
+        powerDevil.connect(to: connection)
+        screenLocker.connect(to: connection)
         shortcuts.connect(to: connection)
         await notifications.connect(to: connection)
         let owed = bus.withLock { bus in

@@ -3,6 +3,7 @@ import DBusKit
 import DBusTesting
 import Foundation
 import GuidedAccessContract
+import GuidedAccessCore
 import GuidedAccessTesting
 @testable import PlasmaBridge
 import Locking
@@ -66,8 +67,10 @@ struct KWinScreenEdgesTests {
 
             try await EnforcerRevivalTests.startSession(h)
             let during = KConfigText(try String(contentsOf: kwinrc, encoding: .utf8))
+            var session = DesktopDemand()
+            session.sessionRuns = true
             for entry in KWinScreenEdges.entries {
-                #expect(during.value(group: entry.group, key: entry.key) == entry.value, "\(entry.group)/\(entry.key)")
+                #expect(during.value(group: entry.group, key: entry.key) == entry.value(session), "\(entry.group)/\(entry.key)")
             }
             #expect(during.value(group: "TabBox", key: "LayoutName") == "compact")
             #expect(await eventually(timeout: .seconds(5)) { kwin.calls == 1 }, "reconfigure calls: \(kwin.calls)")

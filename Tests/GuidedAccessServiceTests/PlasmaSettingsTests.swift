@@ -301,6 +301,66 @@ struct PlasmaPowerButtonTests {
     }
 }
 
+/// A session's own auto-lock on Plasma: no lock screen (the screen locker's
+/// settings) and, on Plasma 6, PowerDevil's display time.
+@Suite("Plasma auto-lock", .timeLimit(.minutes(2)))
+struct PlasmaAutoLockTests {
+    static func options(autoLock: Int) -> String { "{'auto-lock': <int64 \(autoLock)>}" }
+
+    @Test("A session with its own AutoLock turns Plasma's lock screen off (kscreenlockerrc, then the locker's configure) and on Plasma 6 sets PowerDevil's display time; End, also after a kill -9, gives back both files byte for byte; a session that leaves AutoLock to the desktop writes nothing",
+          .enabled(if: PlasmaSettingsTests.canRun && Requirements.canRunPolkit, .polkitReason),
+          arguments: [(6, 300, "300"), (6, 0, "-1"), (5, 300, nil)])
+    func autoLock(plasma: Int, seconds: Int, displayTime: String?) async throws {
+        var options = PlasmaSettingsTests.plasma
+        options.plasma = plasma
+        try await withHarness(options) { h in
+            let locker = try await CountedMethod(address: h.address, name: "org.kde.screensaver", path: "/ScreenSaver",
+                                                 interface: "org.kde.screensaver", member: "configure")
+            defer { locker.close() }
+            let lockerOwn = "[Daemon]\nTimeout=10\n\n[Greeter]\nTheme=org.kde.breeze.desktop\n"
+            let powerFile = plasma == 6 ? "powerdevilrc" : "powermanagementprofilesrc"
+            let powerOwn = "[AC][Display]\nTurnOffDisplayIdleTimeoutSec=600\nDimDisplayWhenIdle=true\n"
+            try lockerOwn.write(to: h.kconfig("kscreenlockerrc"), atomically: true, encoding: .utf8)
+            try powerOwn.write(to: h.kconfig(powerFile), atomically: true, encoding: .utf8)
+            func read(_ file: String, _ groups: [String], _ key: String) async throws -> String {
+                try await h.run(["kreadconfig5", "--file", file] + groups.flatMap { ["--group", $0] } + ["--key", key],
+                                environment: h.desktopVariables).output
+            }
+            func filesAsOwn() throws -> Bool {
+                try String(contentsOf: h.kconfig("kscreenlockerrc"), encoding: .utf8) == lockerOwn
+                    && String(contentsOf: h.kconfig(powerFile), encoding: .utf8) == powerOwn
+            }
+            // Control: the desktop's own auto-lock (-1) is left alone.
+            #expect(try await h.gdbus(.session, "Start", ["'org.example.Kiosk'", Self.options(autoLock: -1)]).ok)
+            #expect(try filesAsOwn())
+            #expect(try await h.gdbus(.session, "End", ["{}"]).ok)
+            #expect(locker.calls == 0)
+
+            #expect(try await h.gdbus(.session, "Start", ["'org.example.Kiosk'", Self.options(autoLock: seconds)]).ok)
+            for key in ["Autolock", "LockOnResume"] {
+                #expect(try await read("kscreenlockerrc", ["Daemon"], key) == "false", "\(key)")
+            }
+            #expect(try await read("kscreenlockerrc", ["Daemon"], "Timeout") == "10", "the person's other entries stay")
+            #expect(await eventually(timeout: .seconds(5)) { locker.calls >= 1 }, "configure: \(locker.calls)")
+            for profile in ["AC", "Battery", "LowBattery"] {
+                let time = try await read(powerFile, [profile, "Display"], "TurnOffDisplayIdleTimeoutSec")
+                if let displayTime {
+                    #expect(time == displayTime, "\(profile): \(time)")
+                    #expect(try await read(powerFile, [profile, "Display"], "TurnOffDisplayWhenIdle") == (seconds > 0 ? "true" : "false"))
+                } else {
+                    #expect(time == (profile == "AC" ? "600" : ""), "Plasma 5 keeps the person's display time: \(profile) \(time)")
+                }
+            }
+
+            try await h.killDaemon()
+            try await h.startDaemon()
+            #expect(try await h.gdbus(.session, "End", ["{}"]).ok)
+            #expect(try filesAsOwn())
+            #expect(await eventually(timeout: .seconds(5)) { locker.calls >= 2 }, "configure after End: \(locker.calls)")
+        }
+    }
+}
+
 /// The volume keys on Plasma: kglobalaccel (in KWin), played by a fake that
 /// keeps its rules, with kmix's actions as plasma-pa registers them.
 @Suite("Plasma volume keys", .timeLimit(.minutes(2)))
