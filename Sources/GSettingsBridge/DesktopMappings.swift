@@ -76,51 +76,105 @@ struct FixedSetting: Sendable {
     let value: String
 }
 
-/// The contract's mapping tables, as built.
-enum DesktopMappings {
-    static let features: [FeatureSetting] = [
-        .init(feature: .screenReader, key: "org.gnome.desktop.a11y.applications/screen-reader-enabled", mapping: .same),
-        .init(feature: .zoom, key: "org.gnome.desktop.a11y.applications/screen-magnifier-enabled", mapping: .same),
-        .init(feature: .onScreenKeyboard, key: "org.gnome.desktop.a11y.applications/screen-keyboard-enabled", mapping: .same),
-        .init(feature: .increaseContrast, key: "org.gnome.desktop.a11y.interface/high-contrast", mapping: .same),
-        .init(feature: .invertColors, key: "org.gnome.desktop.a11y.magnifier/invert-lightness", mapping: .same),
-        .init(feature: .grayscale, key: "org.gnome.desktop.a11y.magnifier/color-saturation", mapping: .onAtZero),
-        .init(feature: .reduceMotion, key: "org.gnome.desktop.interface/enable-animations", mapping: .inverted),
-        .init(feature: .largeText, key: "org.gnome.desktop.interface/text-scaling-factor", mapping: .onAboveOne),
-        .init(feature: .stickyKeys, key: "org.gnome.desktop.a11y.keyboard/stickykeys-enable", mapping: .same),
-        .init(feature: .slowKeys, key: "org.gnome.desktop.a11y.keyboard/slowkeys-enable", mapping: .same),
-        .init(feature: .bounceKeys, key: "org.gnome.desktop.a11y.keyboard/bouncekeys-enable", mapping: .same),
-        .init(feature: .mouseKeys, key: "org.gnome.desktop.a11y.keyboard/mousekeys-enable", mapping: .same),
-        .init(feature: .visualBell, key: "org.gnome.desktop.wm.preferences/visual-bell", mapping: .same),
-    ]
+/// Where one desktop keeps the features and a session's demands in
+/// GSettings: GNOME's schemas, or Cinnamon's own (`org.cinnamon.*`, which
+/// Cinnamon reads instead of GNOME's).
+public struct DesktopMappings: Sendable {
+    /// How the daemon's log and `Sources` name the desktop.
+    public let name: String
+    let features: [FeatureSetting]
+    let restrictions: [RestrictionSetting]
+    /// The delay before the screen blanks (0 = never), and no screen lock:
+    /// the lock screen would turn the shell's enforcer off, and waking
+    /// should return to the locked app, as on iOS.
+    let autoLock: [AutoLockSetting]
 
-    static let restrictions: [RestrictionSetting] =
-        [RestrictionSetting(restriction: .notifications, key: "org.gnome.desktop.notifications/show-banners", deniedValue: "false")]
-        + ["switch-applications", "switch-applications-backward", "switch-windows", "switch-windows-backward",
-           "switch-group", "switch-group-backward", "cycle-windows", "cycle-windows-backward", "panel-main-menu"]
-            .map { .init(restriction: .appSwitching, key: SettingKey("org.gnome.desktop.wm.keybindings", $0), deniedValue: "@as []") }
-        + ["toggle-overview", "toggle-application-view"]
-            .map { .init(restriction: .appSwitching, key: SettingKey("org.gnome.shell.keybindings", $0), deniedValue: "@as []") }
-        + ["disable-log-out", "disable-user-switching"]
-            .map { .init(restriction: .powerMenu, key: SettingKey("org.gnome.desktop.lockdown", $0), deniedValue: "true") }
-        + [.init(restriction: .touch, key: "org.gnome.desktop.peripherals.touchpad/send-events", deniedValue: "'disabled'"),
-           .init(restriction: .sleepWakeButton, key: "org.gnome.settings-daemon.plugins.power/power-button-action",
-                 deniedValue: "'nothing'")]
-        // GNOME 43 keeps the hardware keys in the -static variants; the plain
-        // keys are the user's extra shortcuts. Both are cleared.
-        + ["volume-up", "volume-down", "volume-mute", "volume-up-static", "volume-down-static", "volume-mute-static"]
-            .map { .init(restriction: .volumeButtons, key: SettingKey("org.gnome.settings-daemon.plugins.media-keys", $0),
-                         deniedValue: "@as []") }
-        + [.init(restriction: .motion, key: "org.gnome.settings-daemon.peripherals.touchscreen/orientation-lock",
-                 deniedValue: "true")]
+    /// GNOME's schemas, also those of the desktops that read GNOME's.
+    public static let gnome = DesktopMappings(
+        name: "GNOME",
+        features: [
+            .init(feature: .screenReader, key: "org.gnome.desktop.a11y.applications/screen-reader-enabled", mapping: .same),
+            .init(feature: .zoom, key: "org.gnome.desktop.a11y.applications/screen-magnifier-enabled", mapping: .same),
+            .init(feature: .onScreenKeyboard, key: "org.gnome.desktop.a11y.applications/screen-keyboard-enabled", mapping: .same),
+            .init(feature: .increaseContrast, key: "org.gnome.desktop.a11y.interface/high-contrast", mapping: .same),
+            .init(feature: .invertColors, key: "org.gnome.desktop.a11y.magnifier/invert-lightness", mapping: .same),
+            .init(feature: .grayscale, key: "org.gnome.desktop.a11y.magnifier/color-saturation", mapping: .onAtZero),
+            .init(feature: .reduceMotion, key: "org.gnome.desktop.interface/enable-animations", mapping: .inverted),
+            .init(feature: .largeText, key: "org.gnome.desktop.interface/text-scaling-factor", mapping: .onAboveOne),
+            .init(feature: .stickyKeys, key: "org.gnome.desktop.a11y.keyboard/stickykeys-enable", mapping: .same),
+            .init(feature: .slowKeys, key: "org.gnome.desktop.a11y.keyboard/slowkeys-enable", mapping: .same),
+            .init(feature: .bounceKeys, key: "org.gnome.desktop.a11y.keyboard/bouncekeys-enable", mapping: .same),
+            .init(feature: .mouseKeys, key: "org.gnome.desktop.a11y.keyboard/mousekeys-enable", mapping: .same),
+            .init(feature: .visualBell, key: "org.gnome.desktop.wm.preferences/visual-bell", mapping: .same),
+        ],
+        restrictions:
+            [RestrictionSetting(restriction: .notifications, key: "org.gnome.desktop.notifications/show-banners", deniedValue: "false")]
+            + emptied(.appSwitching, "org.gnome.desktop.wm.keybindings",
+                      ["switch-applications", "switch-applications-backward", "switch-windows", "switch-windows-backward",
+                       "switch-group", "switch-group-backward", "cycle-windows", "cycle-windows-backward", "panel-main-menu"])
+            + emptied(.appSwitching, "org.gnome.shell.keybindings", ["toggle-overview", "toggle-application-view"])
+            + ["disable-log-out", "disable-user-switching"]
+                .map { .init(restriction: .powerMenu, key: SettingKey("org.gnome.desktop.lockdown", $0), deniedValue: "true") }
+            + [.init(restriction: .touch, key: "org.gnome.desktop.peripherals.touchpad/send-events", deniedValue: "'disabled'"),
+               .init(restriction: .sleepWakeButton, key: "org.gnome.settings-daemon.plugins.power/power-button-action",
+                     deniedValue: "'nothing'")]
+            // GNOME 43 keeps the hardware keys in the -static variants; the plain
+            // keys are the user's extra shortcuts. Both are cleared.
+            + emptied(.volumeButtons, "org.gnome.settings-daemon.plugins.media-keys",
+                      ["volume-up", "volume-down", "volume-mute", "volume-up-static", "volume-down-static", "volume-mute-static"])
+            + [.init(restriction: .motion, key: "org.gnome.settings-daemon.peripherals.touchscreen/orientation-lock",
+                     deniedValue: "true")],
+        autoLock: [
+            .init(key: "org.gnome.desktop.session/idle-delay", type: "u", value: { "\($0)" }),
+            .init(key: "org.gnome.desktop.screensaver/lock-enabled", type: "b", value: { _ in "false" }),
+        ])
 
-    /// The delay before the screen blanks (0 = never, as in GNOME), and no
-    /// screen lock: the lock screen would turn the shell's enforcer off,
-    /// and waking should return to the locked app, as on iOS.
-    static let autoLock: [AutoLockSetting] = [
-        .init(key: "org.gnome.desktop.session/idle-delay", type: "u", value: { "\($0)" }),
-        .init(key: "org.gnome.desktop.screensaver/lock-enabled", type: "b", value: { _ in "false" }),
-    ]
+    /// Cinnamon's schemas (Linux Mint; Cinnamon 5.6 in Debian 12, 6.4 in
+    /// Debian 13), as its System Settings writes them. It has no switch for
+    /// high contrast (a theme there): IncreaseContrast stays the service's.
+    public static let cinnamon = DesktopMappings(
+        name: "Cinnamon",
+        features: [
+            .init(feature: .screenReader, key: "org.cinnamon.desktop.a11y.applications/screen-reader-enabled", mapping: .same),
+            .init(feature: .zoom, key: "org.cinnamon.desktop.a11y.applications/screen-magnifier-enabled", mapping: .same),
+            .init(feature: .onScreenKeyboard, key: "org.cinnamon.desktop.a11y.applications/screen-keyboard-enabled", mapping: .same),
+            .init(feature: .invertColors, key: "org.cinnamon.desktop.a11y.magnifier/invert-lightness", mapping: .same),
+            .init(feature: .grayscale, key: "org.cinnamon.desktop.a11y.magnifier/color-saturation", mapping: .onAtZero),
+            .init(feature: .reduceMotion, key: "org.cinnamon.desktop.interface/enable-animations", mapping: .inverted),
+            .init(feature: .largeText, key: "org.cinnamon.desktop.interface/text-scaling-factor", mapping: .onAboveOne),
+            .init(feature: .stickyKeys, key: "org.cinnamon.desktop.a11y.keyboard/stickykeys-enable", mapping: .same),
+            .init(feature: .slowKeys, key: "org.cinnamon.desktop.a11y.keyboard/slowkeys-enable", mapping: .same),
+            .init(feature: .bounceKeys, key: "org.cinnamon.desktop.a11y.keyboard/bouncekeys-enable", mapping: .same),
+            .init(feature: .mouseKeys, key: "org.cinnamon.desktop.a11y.keyboard/mousekeys-enable", mapping: .same),
+            .init(feature: .visualBell, key: "org.cinnamon.desktop.wm.preferences/visual-bell", mapping: .same),
+        ],
+        restrictions:
+            [RestrictionSetting(restriction: .notifications, key: "org.cinnamon.desktop.notifications/display-notifications",
+                                deniedValue: "false")]
+            // Alt+Tab and its kin, and the workspace keys that open Expo and Scale.
+            + emptied(.appSwitching, "org.cinnamon.desktop.keybindings.wm",
+                      ["switch-windows", "switch-windows-backward", "switch-group", "switch-group-backward", "switch-panels",
+                       "switch-panels-backward", "switch-to-workspace-up", "switch-to-workspace-down", "show-desktop"])
+            + ["disable-log-out", "disable-user-switching"]
+                .map { .init(restriction: .powerMenu, key: SettingKey("org.cinnamon.desktop.lockdown", $0), deniedValue: "true") }
+            + [.init(restriction: .touch, key: "org.cinnamon.desktop.peripherals.touchpad/send-events", deniedValue: "'disabled'")]
+            + ["button-power", "button-suspend", "button-hibernate"].map {
+                .init(restriction: .sleepWakeButton, key: SettingKey("org.cinnamon.settings-daemon.plugins.power", $0),
+                      deniedValue: "'nothing'")
+            }
+            + emptied(.volumeButtons, "org.cinnamon.desktop.keybindings.media-keys",
+                      ["volume-up", "volume-down", "volume-mute", "volume-up-quiet", "volume-down-quiet", "mute-quiet"])
+            + [.init(restriction: .motion, key: "org.cinnamon.settings-daemon.peripherals.touchscreen/orientation-lock",
+                     deniedValue: "true")],
+        autoLock: [
+            .init(key: "org.cinnamon.desktop.session/idle-delay", type: "u", value: { "\($0)" }),
+            .init(key: "org.cinnamon.desktop.screensaver/lock-enabled", type: "b", value: { _ in "false" }),
+        ])
+
+    /// Keybinding keys of `schema` emptied (`@as []`) while `restriction` is denied.
+    private static func emptied(_ restriction: SystemRestriction, _ schema: String, _ keys: [String]) -> [RestrictionSetting] {
+        keys.map { .init(restriction: restriction, key: SettingKey(schema, $0), deniedValue: "@as []") }
+    }
 
     /// Spelling help an assessment switches off unless it allows it: IBus's
     /// emoji picker (which also completes words from emoji names) and its

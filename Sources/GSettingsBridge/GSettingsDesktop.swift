@@ -49,22 +49,23 @@ public final class GSettingsDesktop: DesktopSettings, @unchecked Sendable {
 
     /// What of the mapping tables a bridge takes on.
     public enum Scope: Sendable {
-        /// All of them: GNOME, and the desktops that keep their settings in GSettings.
-        case desktop
+        /// All of them, with the desktop's own schemas: GNOME's (also for the
+        /// desktops that read GNOME's) or Cinnamon's.
+        case desktop(DesktopMappings)
         /// IBus's keys only (an assessment's spelling help): IBus reads them
         /// from GSettings whatever the desktop, Plasma included.
         case inputMethod
     }
 
     /// Looks up every key of the mapping tables in `scope`, reads them and starts watching them.
-    public init(scope: Scope = .desktop) {
-        let whole = scope == .desktop
+    public init(scope: Scope = .desktop(.gnome)) {
+        let mappings: DesktopMappings? = if case .desktop(let mappings) = scope { mappings } else { nil }
         let (installed, features, restrictions, autoLock, spelling, store) = thread.perform {
             () -> (InstalledSettings, [FeatureSetting], [RestrictionSetting], [AutoLockSetting], [FixedSetting], String) in
             let installed = InstalledSettings()
-            let features = !whole ? [] : DesktopMappings.features.filter { installed.install($0.key, requiredType: $0.mapping.keyType) }
-            let restrictions = !whole ? [] : DesktopMappings.restrictions.filter { installed.install($0.key) }
-            let autoLock = !whole ? [] : DesktopMappings.autoLock.filter { installed.install($0.key, requiredType: $0.type) }
+            let features = (mappings?.features ?? []).filter { installed.install($0.key, requiredType: $0.mapping.keyType) }
+            let restrictions = (mappings?.restrictions ?? []).filter { installed.install($0.key) }
+            let autoLock = (mappings?.autoLock ?? []).filter { installed.install($0.key, requiredType: $0.type) }
             let spelling = DesktopMappings.spellingHelp.filter { installed.install($0.key, requiredType: $0.type) }
             return (installed, features, restrictions, autoLock, spelling, Self.backendName())
         }

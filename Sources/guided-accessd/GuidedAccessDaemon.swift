@@ -85,9 +85,10 @@ struct GuidedAccessDaemon {
         if let cost = options.passcodeCost { configuration.passcodeCost = cost }
         let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? environment["HOME"].map { $0 + "/.config" }
+        let liveDesktop = LiveDesktop(environment: environment)
         let plasma = Self.plasmaDesktop(environment, configHome: configHome)
-        // Elsewhere whatever backend GIO picks: dconf on GNOME, keyfile or memory (GSETTINGS_BACKEND).
-        configuration.desktop = plasma ?? GSettingsDesktop()
+        // Elsewhere whatever backend GIO picks: dconf on GNOME and Cinnamon, keyfile or memory (GSETTINGS_BACKEND).
+        configuration.desktop = plasma ?? GSettingsDesktop(scope: .desktop(liveDesktop == .cinnamon ? .cinnamon : .gnome))
         configuration.launcher = DesktopAppLauncher()
         if let configHome { configuration.enforcerOffSettings = ["kwin": KConfigSetting.kwinScript(in: configHome)] }
 
@@ -105,7 +106,7 @@ struct GuidedAccessDaemon {
         let managed = managedConfigExists ? "managed config \(configuration.managedConfigPath)"
             : "no managed config (\(configuration.managedConfigPath) absent)"
         Log.info("ready on \(bus.uniqueName) as \(BusName.guidedAccess), state in \(configuration.stateDirectory), \(managed), "
-                 + "desktop settings in \(plasma == nil ? LiveDesktop.gsettings.name : LiveDesktop(environment: environment).name)")
+                 + "desktop settings in \(plasma == nil && liveDesktop != .cinnamon ? LiveDesktop.gsettings.name : liveDesktop.name)")
         switch await Self.waitForEnd(serving: BusName.guidedAccess, on: bus) {
         case .terminated(let signal):
             // Every change is already on disk; stopping only ends timers and the connection.

@@ -28,6 +28,8 @@ struct DesktopEnvironment: Sendable {
     let plasmaVersion: Int?
     /// The administrator's KDE configuration (`XDG_CONFIG_DIRS`, /etc/xdg on a machine).
     let systemConfigDirectory: URL
+    /// A Cinnamon session (`XDG_CURRENT_DESKTOP=X-Cinnamon`).
+    let cinnamon: Bool
 
     /// The session services a test may activate, where they are installed.
     static let activatable = [("ca.desrt.dconf", "/usr/libexec/dconf-service"),
@@ -35,13 +37,20 @@ struct DesktopEnvironment: Sendable {
 
     static var dconfAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/libexec/dconf-service") }
     static var atspiAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/libexec/at-spi-bus-launcher") }
+    /// Cinnamon's schemas (cinnamon-desktop-data, cinnamon-settings-daemon) are installed.
+    static var cinnamonSchemasInstalled: Bool {
+        ["org.cinnamon.desktop.a11y.applications", "org.cinnamon.settings-daemon.plugins.power"].allSatisfy {
+            FileManager.default.fileExists(atPath: "/usr/share/glib-2.0/schemas/\($0).gschema.xml")
+        }
+    }
 
     /// Creates the directories under `directory/desktop`; `locks` (dconf
     /// path → value, e.g. `/org/gnome/desktop/a11y/applications/screen-magnifier-enabled`
     /// → `true`) are set and locked in a system database of the test's own.
     init(in directory: URL, backend: Backend, dataDirectories: String? = nil, locks: [String: String] = [:],
-         plasmaVersion: Int? = nil) throws {
+         plasmaVersion: Int? = nil, cinnamon: Bool = false) throws {
         self.backend = backend
+        self.cinnamon = cinnamon
         self.dataDirectories = dataDirectories
         self.plasmaVersion = plasmaVersion
         let root = directory.appendingPathComponent("desktop")
@@ -107,6 +116,7 @@ struct DesktopEnvironment: Sendable {
                          "GSETTINGS_BACKEND": backend.rawValue]
         if let dataDirectories { variables["XDG_DATA_DIRS"] = dataDirectories }
         if let dconfProfile { variables["DCONF_PROFILE"] = dconfProfile.path }
+        if cinnamon { variables["XDG_CURRENT_DESKTOP"] = "X-Cinnamon" }
         if let plasmaVersion {
             variables["XDG_CURRENT_DESKTOP"] = "KDE"
             variables["KDE_SESSION_VERSION"] = "\(plasmaVersion)"

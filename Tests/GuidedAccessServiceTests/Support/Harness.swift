@@ -33,6 +33,9 @@ final class Harness: Sendable {
         /// A KDE Plasma session of this major version: the daemon keeps the
         /// features in Plasma's KConfig files; nil: GNOME's GSettings.
         var plasma: Int?
+        /// A Cinnamon session (`XDG_CURRENT_DESKTOP=X-Cinnamon`): the daemon
+        /// keeps the features in Cinnamon's own GSettings schemas.
+        var cinnamon = false
     }
 
     let options: Options
@@ -63,7 +66,7 @@ final class Harness: Sendable {
         do {
             desktop = try DesktopEnvironment(in: directory, backend: options.asNobody ? .memory : options.settings,
                                              dataDirectories: options.schemaDataDirectories, locks: options.dconfLocks,
-                                             plasmaVersion: options.plasma)
+                                             plasmaVersion: options.plasma, cinnamon: options.cinnamon)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error

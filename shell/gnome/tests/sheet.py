@@ -215,7 +215,16 @@ class StartSheetCases:
         if self.js('global._ga.sheet() !== null'):
             raise AssertionError('control: a sheet is open before the shortcut')
         self.js(f'{self.end_shortcut}; {self.end_shortcut}; {self.end_shortcut}')
-        wait_for(lambda: self.js('global._ga.sheet() !== null'), 10, what='the start sheet')
+        try:
+            wait_for(lambda: self.js('global._ga.sheet() !== null'), 10, what='the start sheet')
+        except TimeoutError as error:
+            # What the shell had when the gesture came to nothing: the focus,
+            # the modal dialogs and their states, the action mode.
+            seen = self.js('(() => { const Main = global._gaShell.Main; const focus = global.display.focus_window; '
+                           'return {focus: focus ? focus.get_wm_class() + " " + focus.get_title() : null, '
+                           'dialogs: Main.layoutManager.modalDialogGroup.get_children().map(d => [d.accessible_name, d.state]), '
+                           'modalCount: Main.modalCount, actionMode: Main.actionMode}; })()')
+            raise AssertionError(f'{error}; the shell had {seen}') from None
 
     def click_button(self, label):
         """Clicks the sheet's button `label` once it is laid out."""

@@ -241,11 +241,17 @@ export class SessionUI {
     // window whose process the daemon cannot name) there is nothing to lock to.
     openStartSheet() {
         const window = this._deps.global.display.focus_window;
-        if (window === null || this._session !== null || this._dialog !== null || this._sheet !== null)
+        if (this._session !== null || this._dialog !== null || this._sheet !== null)
             return;
+        if (window === null) {
+            log('Guided Access: no start sheet: no window has the focus');
+            return;
+        }
         this._sheet = 'asking'; // one at a time, also while the ids are asked
         this._service.appIds(window.get_pid()).then(ids => {
             if (ids.length === 0 || this._session !== null || this._sheet !== 'asking') {
+                if (ids.length === 0)
+                    log(`Guided Access: no start sheet: the service knows no app for "${window.get_title()}" (pid ${window.get_pid()})`);
                 this._sheet = null;
                 return;
             }
