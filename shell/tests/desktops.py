@@ -6,7 +6,8 @@ from this list."""
 
 import collections
 
-Desktop = collections.namedtuple('Desktop', 'name title layouts setup groups')
+Desktop = collections.namedtuple('Desktop', 'name title layouts setup groups releases',
+                                 defaults=(('host', 'roots'),))
 Desktop.__doc__ = """NAME: the desktop's directory in shell/; TITLE: how the
 tables name it; LAYOUTS: the monitor layouts its suite runs with --layouts,
 by release (`host`, or `roots` for every Debian root), each a unit of its
@@ -14,7 +15,8 @@ own (`layouts`: all of them in one shell); GROUPS: the suite's cases by
 concern, each a regular expression over case names (scripts/test runs
 `all`; a group is for local work: `--unit gnome:trixie:one:assessment`),
 run with the cases SETUP matches (what the others assume, and the checks
-every run ends with)."""
+every run ends with); RELEASES: where its suite runs, `host` and, with
+`roots`, every Debian root."""
 
 DESKTOPS = (
     # GNOME Shell reconfigures its virtual monitors through DisplayConfig,
@@ -39,4 +41,10 @@ DESKTOPS = (
                 'assessment': r'^(the script unloaded during an assessment|assessment without|red team inside)',
                 'plasma': r'^Plasma',
             }),
+    # Cinnamon (Linux Mint's desktop) under Xvfb: one monitor, this
+    # machine's release only so far (shell/cinnamon/README.md).
+    Desktop('cinnamon', 'Cinnamon', {'host': (), 'roots': ()}, setup=r'^extension enables', groups={
+        'lock': r'^(other app|also-allowed)',
+        'dialogs': r'^Super\+Alt\+Escape',
+    }, releases=('host',)),
 )

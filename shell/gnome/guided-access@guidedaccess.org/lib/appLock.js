@@ -59,13 +59,20 @@ export class AppLock {
         this._generation++;
         if (this._signals.length === 0)
             this._connect();
-        const windows = this._deps.global.display.list_all_windows();
+        const windows = this._allWindows();
         this._service.pruneAppIds(new Set(windows.map(window => window.get_pid())));
         for (const window of windows) {
             this._track(window);
             this._decide(window);
         }
         this._checkPresence();
+    }
+
+    // Every window the window manager has: Cinnamon's muffin has no
+    // list_all_windows, and its window actors are the same windows.
+    _allWindows() {
+        const {global} = this._deps;
+        return global.display.list_all_windows?.() ?? global.get_window_actors().map(actor => actor.meta_window);
     }
 
     _connect() {

@@ -52,13 +52,29 @@ export function makeDaemonProxy({Gio}, iface, connection, {flags, timeout, cance
     return new Promise((resolve, reject) => {
         // A class since gjs 1.90, which warns when it is called without `new`.
         const proxy = new Proxy(connection, BUS_NAME, OBJECT_PATH, (made, error) => {
-            if (error)
+            if (error) {
                 reject(error);
-            else
+            } else {
+                addAsyncMethods(made);
                 resolve(made);
+            }
         }, cancellable, flags);
         proxy.g_default_timeout = timeout;
     });
+}
+
+// The promise-returning `METHODAsync` of each method, where the wrapper has
+// only the callback-taking `METHODRemote` (Cinnamon's cjs, which the
+// Cinnamon extension runs this module in; gjs makes both).
+function addAsyncMethods(proxy) {
+    for (const remote of Object.keys(proxy).filter(key => key.endsWith('Remote'))) {
+        const name = `${remote.slice(0, -'Remote'.length)}Async`;
+        if (typeof proxy[name] === 'function')
+            continue;
+        proxy[name] = (...args) => new Promise((resolve, reject) => {
+            proxy[remote](...args, (result, error) => (error ? reject(error) : resolve(result)));
+        });
+    }
 }
 
 export class Daemon {

@@ -21,8 +21,10 @@ export class ServiceClient {
     // changed (also when the name owner comes or goes), appeared() when a
     // (new) owner has loaded its properties, timeLimitWarning(secondsLeft),
     // featuresChanged() (an accessibility feature went on or off).
-    // Nothing happens before start().
-    constructor({Gio, GLib}, callbacks) {
+    // `enforcer` is the name it registers as (the Cinnamon extension shares
+    // this module). Nothing happens before start().
+    constructor({Gio, GLib}, callbacks, enforcer = 'gnome-shell') {
+        this._enforcer = enforcer;
         this._Gio = Gio;
         this._GLib = GLib;
         this._callbacks = callbacks;
@@ -148,7 +150,7 @@ export class ServiceClient {
     }
 
     registerEnforcer(capabilities) {
-        this.daemon.registerEnforcer('gnome-shell', capabilities)
+        this.daemon.registerEnforcer(this._enforcer, capabilities)
             .catch(error => log(`Guided Access: RegisterEnforcer failed: ${error.message}`));
     }
 

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Guided Access in Cinnamon: follows the session guided-accessd publishes on
+// the session bus and makes the screen obey it. The daemon decides; this
+// only enforces what it publishes, and registers for exactly that:
+//
+//   Enabled       → the app lock for as long as it is true: App and
+//                   AlsoAllowed reachable, every other app's windows
+//                   minimized and never given the focus (AppLock, the GNOME
+//                   extension's, on Cinnamon's window manager)
+//   the gesture   → Super+Alt+Escape pressed three times within a second
+//                   during a session opens the end dialog (EndDialog)
+//
+// Fail closed: while the name has no owner, the lock stays and the daemon
+// is activated again. Made by the extension's enable(), destroyed by its
+// disable(): nothing of Cinnamon is changed before, and destroy() puts back
+// all of it.
+
+import {ServiceClient} from './service.js';
+import {AppLock} from './appLock.js';
+import {TriplePress} from './triplePress.js';
+import {EndDialog} from './endDialog.js';
+import {reachableApps} from '../common/session.js';
+import {CAPABILITY} from '../common/contract.js';
+
+// The name the daemon knows this enforcer by, and what it enforces.
+export const ENFORCER = 'cinnamon';
+export const CAPABILITIES = [CAPABILITY.appLock, CAPABILITY.alsoAllowed];
+// The gesture's keys (GNOME's default too), in Cinnamon's keybinding syntax.
+export const GESTURE = '<Super><Alt>Escape';
+const GESTURE_BINDING = 'guided-access-gesture';
+
+export class Enforcer {
+    // deps: Cinnamon's libraries and `global` (see extension.js), `_`
+    // (gettext in the domain guided-access).
+    constructor(deps) {
+        this._deps = deps;
+        this._session = null; // the session enforced now, or null
+        this._dialog = null; // the EndDialog while it is open
+        this._presses = new TriplePress();
+        this._service = new ServiceClient(deps, {
+            changed: () => this._sync(),
+            appeared: () => this._service.registerEnforcer(CAPABILITIES),
+            timeLimitWarning: () => {},
+        }, ENFORCER);
+        // The app's presence matters to relaunching it, which this enforcer
+        // does not do yet (shell/cinnamon/README.md).
+        this._lock = new AppLock(deps, this._service, {appWindow: () => {}, appGone: () => {}});
+        deps.Main.keybindingManager.addHotKey(GESTURE_BINDING, GESTURE, () => this._pressed());
+        this._service.start();
+    }
+
+    destroy() {
+        this._deps.Main.keybindingManager.removeHotKey(GESTURE_BINDING);
+        this._dialog?.destroy();
+        this._service.destroy();
+        this._lock.destroy();
+        this._dialog = this._service = this._lock = null;
+    }
+
+    _sync() {
+        const published = this._service.session();
+        if (published === null) {
+            // No owner: nothing is known, keep the lock (fail closed).
+            this._service.setKeepAlive(this._session !== null);
+            return;
+        }
+        this._apply(published.enabled ? published : null);
+        this._service.setKeepAlive(this._session !== null);
+    }
+
+    _apply(session) {
+        this._session = session;
+        if (session === null) {
+            this._dialog?.destroy();
+            this._lock.destroy();
+            return;
+        }
+        this._lock.lock(session.app, reachableApps(session));
+    }
+
+    _pressed() {
+        if (!this._presses.press(this._deps.GLib.get_monotonic_time()))
+            return;
+        if (this._session === null || this._dialog !== null)
+            return;
+        this._dialog = new EndDialog(this._deps, this._service, this._session.passcodeSet, () => (this._dialog = null));
+    }
+}

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The dialog the gesture opens during a session: the passcode (or, without
+// one, an administrator's confirmation through polkit) ends it. Cinnamon's
+// own modal dialog and style classes, so it looks like Cinnamon's run
+// dialog; the keyboard alone works it (the passcode field has the focus,
+// Return ends, Escape cancels) and a screen reader names every part.
+
+import {END_OPTIONS} from '../common/contract.js';
+
+export class EndDialog {
+    // passcodeSet: whether End takes a passcode; closed(): called once the
+    // dialog is gone.
+    constructor(deps, service, passcodeSet, closed) {
+        const {_, St, Clutter, ModalDialog, global} = deps;
+        this._deps = deps;
+        this._service = service;
+        this._closed = closed;
+        this._dialog = new ModalDialog.ModalDialog({styleClass: 'guided-access-dialog'});
+        const title = _('End Guided Access');
+        // Cinnamon's dialog actor, which has the dialog role.
+        this._dialog._group.accessible_name = title;
+        const content = this._dialog.contentLayout;
+        content.add_child(new St.Label({text: title, style_class: 'confirm-dialog-title'}));
+        content.add_child(new St.Label({
+            text: passcodeSet ? _('Enter the passcode.') : _('An administrator must confirm.'),
+            style_class: 'run-dialog-label',
+        }));
+        this._entry = null;
+        if (passcodeSet) {
+            this._entry = new St.Entry({
+                name: 'guided-access-passcode', style_class: 'run-dialog-entry', can_focus: true,
+                hint_text: _('Passcode'), accessible_name: _('Passcode'),
+            });
+            this._entry.clutter_text.set_password_char('\u25cf');
+            this._entry.clutter_text.connect('activate', () => this._end());
+            content.add_child(this._entry);
+        }
+        this._message = new St.Label({name: 'guided-access-message', text: '', style_class: 'run-dialog-description error'});
+        content.add_child(this._message);
+        this._dialog.setButtons([
+            {label: _('Cancel'), action: () => this.destroy(), key: Clutter.KEY_Escape},
+            {label: _('End'), action: () => this._end(), focused: !passcodeSet},
+        ]);
+        if (this._entry !== null)
+            this._dialog.setInitialKeyFocus(this._entry.clutter_text);
+        this._dialog.open(global.get_current_time());
+    }
+
+    _end() {
+        const {GLib} = this._deps;
+        const options = this._entry !== null
+            ? {[END_OPTIONS.passcode]: new GLib.Variant('s', this._entry.get_text())}
+            : {[END_OPTIONS.interactive]: new GLib.Variant('b', true)};
+        this._service.daemon.end(options).then(() => this.destroy(), error => {
+            if (this._dialog === null)
+                return;
+            // The daemon's own words, including its back-off.
+            this._message.text = error.message;
+            this._entry?.set_text('');
+        });
+    }
+
+    // Closes it at once (also when the session ended elsewhere).
+    destroy() {
+        if (this._dialog === null)
+            return;
+        this._dialog.popModal(this._deps.global.get_current_time());
+        this._dialog.destroy();
+        this._dialog = null;
+        this._closed();
+    }
+}

@@ -1,0 +1,197 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The Cinnamon suite's shell adapter (mixed into run's Cases): Cinnamon on
+an Xvfb display of its own, as nobody, driven through org.Cinnamon.Eval
+(with helpers defined in it once: HELPERS) and stopped; input through the
+X server's XTEST extension (xdotool), as the person's own keyboard and
+mouse reach it; the GTK test apps as X11 clients."""
+
+import json
+import os
+import subprocess
+import time
+
+from harness import PASSCODE, log, stop_group
+from suite import UUID
+from waiting import wait_for
+
+HELPERS = r"""
+(function () {
+    const Main = imports.ui.main;
+    const ga = {
+        win(title) {
+            return global.get_window_actors().map(a => a.meta_window).find(w => w.get_title() === title) ?? null;
+        },
+        windowState(title) {
+            const w = ga.win(title);
+            if (w === null)
+                return null;
+            return {minimized: w.minimized, focused: global.display.focus_window === w};
+        },
+        activate(title) {
+            Main.activateWindow(ga.win(title), global.get_current_time());
+        },
+        // The end dialog while it is on screen: its texts, and whether the
+        // passcode field has the keyboard.
+        endDialog() {
+            const dialog = Main.uiGroup.get_children().find(a => a.accessible_name === 'End Guided Access' && a.visible);
+            if (!dialog)
+                return null;
+            const texts = [];
+            // What a person reads: each label's and button's text once.
+            const walk = actor => {
+                if (!actor.visible)
+                    return;
+                if (actor instanceof imports.gi.St.Label && actor.text)
+                    texts.push(actor.text);
+                else if (actor instanceof imports.gi.St.Button && actor.label)
+                    texts.push(actor.label);
+                else
+                    actor.get_children().forEach(walk);
+            };
+            walk(dialog);
+            const focus = global.stage.key_focus;
+            const entry = ga.find(dialog, 'guided-access-passcode');
+            const message = ga.find(dialog, 'guided-access-message');
+            return {texts, passcodeFocused: entry !== null && focus === entry.clutter_text,
+                    message: message ? message.text : null,
+                    role: imports.gi.Atk.role_get_name(dialog.get_accessible().get_role())};
+        },
+        find(actor, name) {
+            if (actor.name === name)
+                return actor;
+            for (const child of actor.get_children()) {
+                const found = ga.find(child, name);
+                if (found !== null)
+                    return found;
+            }
+            return null;
+        },
+    };
+    global._ga = ga;
+    return true;
+})()
+"""
+
+
+class Cinnamon:
+    """The shell under test, for a SuiteCases (harness.py) whose __init__
+    sets work and env."""
+
+    def start(self):
+        """Starts Xvfb and Cinnamon with the extension enabled (as a person
+        enables it: its uuid in org.cinnamon enabled-extensions, before
+        Cinnamon starts), and returns once Eval works."""
+        import dbus
+        self.dbus = dbus
+        self.bus = dbus.bus.BusConnection(self.env['DBUS_SESSION_BUS_ADDRESS'])
+        for schema, key, value in (('org.cinnamon', 'enabled-extensions', f"['{UUID}']"),
+                                   ('org.cinnamon', 'startup-animation', 'false'),
+                                   ('org.cinnamon', 'desktop-effects', 'false'),
+                                   ('org.cinnamon.desktop.interface', 'enable-animations', 'false')):
+            subprocess.run(['gsettings', 'set', schema, key, value], env=self.env, check=True, timeout=20)
+        # The display number Xvfb finds free, written to a pipe.
+        read, write = os.pipe()
+        self.xvfb = subprocess.Popen(['Xvfb', '-displayfd', str(write), '-screen', '0', '1280x800x24', '-nolisten', 'tcp'],
+                                     pass_fds=(write,), stdout=open(f'{self.work}/logs/xvfb.log', 'w'),
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+        os.close(write)
+        self.remember_group(self.xvfb.pid)
+        with os.fdopen(read) as pipe:
+            number = pipe.readline().strip()
+        if not number:
+            raise RuntimeError(f'Xvfb did not start; see {self.work}/logs/xvfb.log')
+        self.env['DISPLAY'] = f':{number}'
+        self.shell = subprocess.Popen(['cinnamon'], env=self.env, stdout=open(f'{self.work}/logs/cinnamon.log', 'w'),
+                                      stderr=subprocess.STDOUT, start_new_session=True)
+        self.remember_group(self.shell.pid)
+
+        def ready():
+            if self.shell.poll() is not None:
+                raise RuntimeError(f'cinnamon exited with {self.shell.returncode}; see {self.work}/logs/cinnamon.log')
+            try:
+                self.shell_iface = dbus.Interface(self.bus.get_object('org.Cinnamon', '/org/Cinnamon', introspect=False),
+                                                  'org.Cinnamon')
+                ok, _ = self.shell_iface.Eval('1', timeout=5)
+                return ok
+            except dbus.DBusException:
+                return False
+        wait_for(ready, 60, 0.2, 'Cinnamon to start and allow Eval')
+        self.js(HELPERS)
+        # As the person who hands the device over sets it, before any session.
+        self.service().SetPasscode(PASSCODE, timeout=30)
+        self.version = self.js('imports.misc.config.PACKAGE_VERSION')
+
+    def js(self, code, timeout=10):
+        """The value of the expression `code` in Cinnamon. Its own exceptions
+        are caught there: Cinnamon's Eval gives back an exception as JSON,
+        which for an Error is `{}`."""
+        wrapped = f'(() => {{ try {{ return {{value: ({code})}}; }} catch (e) {{ return {{error: `${{e}}\n${{e.stack}}`}}; }} }})()'
+        ok, answer = self.shell_iface.Eval(wrapped, timeout=timeout)
+        result = json.loads(answer) if ok and answer not in ('', 'undefined') else {'error': answer}
+        if 'error' in result:
+            raise RuntimeError(f'Eval failed: {result["error"]}\n  code: {code[:200]}')
+        return result.get('value')
+
+    def xdotool(self, *arguments):
+        subprocess.run(['xdotool', *arguments], env=self.env, check=True, timeout=20)
+
+    def gesture(self):
+        """Super+Alt+Escape three times, as fast as a person presses it."""
+        self.xdotool('key', '--delay', '80', *['super+alt+Escape'] * 3)
+
+    def type_text(self, text):
+        self.xdotool('type', '--delay', '30', text)
+
+    def key(self, name):
+        self.xdotool('key', name)
+
+    # -- the test apps --------------------------------------------------------
+
+    def launch_app(self, name):
+        log_path = f'{self.work}/logs/{name}.log'
+        process = subprocess.Popen([f'{self.work}/bin/{name}', f'{self.work}/bin/app.py', name, log_path],
+                                   env={**self.env, 'GDK_BACKEND': 'x11'},
+                                   stdout=open(f'{self.work}/logs/{name}.out', 'w'), stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+        self.remember_group(process.pid)
+        self.apps[name] = (process, log_path)
+        return process
+
+    def start_app(self, name):
+        self.launch_app(name)
+        wait_for(lambda: self.window(name), 20, what=f'the window of {name}')
+        self.activate(name)
+
+    def window(self, name):
+        return self.js(f'global._ga.windowState("{name}")')
+
+    def activate(self, name):
+        """Brings `name`'s window forward, asking again each second."""
+        asked = [0.0]
+
+        def focused():
+            if self.window(name)['focused']:
+                return True
+            if time.monotonic() - asked[0] >= 1:
+                self.js(f'global._ga.activate("{name}")')
+                asked[0] = time.monotonic()
+            return False
+        wait_for(focused, 5, what=f'{name} to have the focus')
+
+    def enforcers(self):
+        return {str(name): [str(claim) for claim in claims] for name, claims in self.prop('Enforcers').items()}
+
+    def seen(self):
+        try:
+            windows = {name: self.window(name) for name in self.apps}
+            return f'; on screen: windows {windows}, end dialog {self.js("global._ga.endDialog()")}'
+        except Exception as error:
+            return f'; on screen: unknown ({error})'
+
+    def stop(self):
+        for process, _ in self.apps.values():
+            stop_group(process.pid, 2)
+        for process in (getattr(self, 'shell', None), getattr(self, 'xvfb', None)):
+            if process is not None:
+                stop_group(process.pid, 5)
+        log(f'NOTE Cinnamon {getattr(self, "version", "?")} under Xvfb')

@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The Cinnamon suite's cases of the lock and its end (mixed into run's
+Cases): the extension registers, other apps are unreachable, the allowed
+ones stay reachable, and the gesture's dialog ends a session only with the
+passcode. Each beside its control: the same action without a session."""
+
+import subprocess
+import time
+
+from harness import PASSCODE
+from waiting import wait_for
+
+
+class LockCases:
+    def enforcer_registered(self):
+        enforcers = wait_for(lambda: self.enforcers().get('cinnamon') is not None and self.enforcers(), 10, 0.1,
+                             'RegisterEnforcer("cinnamon", ...)')
+        if sorted(enforcers['cinnamon']) != ['also-allowed', 'app-lock']:
+            raise AssertionError(f'Enforcers is {enforcers}: "cinnamon" should claim exactly app-lock and also-allowed')
+        status = subprocess.run([f'{self.work}/bin/guided-access', 'status'], env=self.env, capture_output=True,
+                                text=True, timeout=20)
+        line = next((line.strip() for line in status.stdout.splitlines() if 'cinnamon' in line), '')
+        if status.returncode != 0 or not line:
+            raise AssertionError(f'guided-access status does not name cinnamon: {status.stdout}{status.stderr}')
+        return f'cinnamon → {", ".join(enforcers["cinnamon"])}; status: "{line}"'
+
+    def other_app_unreachable(self):
+        self.start_app('app-a')
+        self.start_app('app-b')
+        # Control: without a session, app-b comes forward and keeps the focus.
+        self.activate('app-a')
+        self.activate('app-b')
+        time.sleep(0.3)
+        if not self.window('app-b')['focused'] or self.window('app-b')['minimized']:
+            raise AssertionError('control: app-b did not keep the focus without a session')
+        self.activate('app-a')
+        self.start_session('app-a')
+        wait_for(lambda: self.window('app-b')['minimized'], 5, what='app-b to be minimized')
+        self.js('global._ga.activate("app-b")')
+        wait_for(lambda: self.window('app-a')['focused'] and self.window('app-b')['minimized'], 5,
+                 what='the focus to bounce back to app-a')
+        time.sleep(0.3)
+        if not self.window('app-b')['minimized']:
+            raise AssertionError('app-b came back after activation')
+        self.launch_app('app-c')
+        wait_for(lambda: (self.window('app-c') or {}).get('minimized'), 20, what='the new window of app-c minimized')
+        self.end_session()
+        wait_for(lambda: not self.window('app-b')['minimized'] and not self.window('app-c')['minimized'], 5,
+                 what='app-b and app-c back after End')
+        return 'activating app-b bounced back to app-a; app-c\'s new window was minimized; both back after End'
+
+    def also_allowed(self):
+        for name in ('app-a', 'app-b', 'app-c'):
+            if self.window(name) is None:
+                self.start_app(name)
+        self.activate('app-a')
+        self.start_session('app-a', also_allowed=('app-b',))
+        try:
+            wait_for(lambda: self.window('app-c')['minimized'], 5, what='app-c to be minimized')
+            if self.window('app-b')['minimized']:
+                raise AssertionError('the also-allowed app-b was minimized')
+            self.activate('app-b')
+            time.sleep(0.3)
+            if not self.window('app-b')['focused']:
+                raise AssertionError('the also-allowed app-b did not keep the focus')
+            self.js('global._ga.activate("app-c")')
+            wait_for(lambda: self.window('app-c')['minimized'] and not self.window('app-c')['focused'], 5,
+                     what='app-c to stay unreachable')
+        finally:
+            self.end_session()
+        wait_for(lambda: not self.window('app-c')['minimized'], 5, what='app-c back after End')
+        return 'app-b (also allowed) stays and takes the focus; app-c minimized and bounced; back after End'
+
+    def end_dialog(self):
+        for name in ('app-a', 'app-b'):
+            if self.window(name) is None:
+                self.start_app(name)
+        self.activate('app-a')
+        # Control: without a session the gesture opens nothing.
+        self.gesture()
+        time.sleep(0.5)
+        if self.js('global._ga.endDialog()') is not None:
+            raise AssertionError('control: the gesture opened the end dialog without a session')
+        self.start_session('app-a')
+        wait_for(lambda: self.window('app-b')['minimized'], 5, what='the lock')
+        self.gesture()
+        dialog = wait_for(lambda: self.js('global._ga.endDialog()'), 5, 0.05, 'the end dialog')
+        if not dialog['passcodeFocused']:
+            raise AssertionError(f'the passcode field does not have the keyboard: {dialog}')
+        self.type_text('1111')
+        self.key('Return')
+        message = wait_for(lambda: (self.js('global._ga.endDialog()') or {}).get('message'), 10, 0.1,
+                           'the dialog to say the passcode was wrong')
+        if not self.prop('Enabled') or not self.window('app-b')['minimized']:
+            raise AssertionError('a wrong passcode loosened the lock')
+        self.type_text(PASSCODE)
+        self.key('Return')
+        wait_for(lambda: not self.prop('Enabled'), 10, 0.1, 'the right passcode to end the session')
+        wait_for(lambda: self.js('global._ga.endDialog()') is None and not self.window('app-b')['minimized'], 5, 0.05,
+                 'the dialog gone and app-b back')
+        return (f'dialog "{" / ".join(dialog["texts"])}" (role {dialog["role"]}), the passcode field focused; '
+                f'wrong passcode: "{message}", still locked; the right one ended it, app-b back')
