@@ -71,6 +71,10 @@ GNOME_SHELL_VERSION ?= $(or $(shell gnome-shell --version 2>/dev/null | sed -n '
 # kwin/scripts/ of each XDG data directory, so like the extension it goes
 # under /usr/share whatever PREFIX is. It is enabled by default.
 KWIN_SCRIPTS_DATADIR ?= /usr/share
+# The Cinnamon extension goes where Cinnamon looks for the system's
+# extensions; a person enables it in Cinnamon's Extensions settings (or the
+# administrator in org.cinnamon enabled-extensions).
+CINNAMON_EXTENSIONS_DIR ?= /usr/share/cinnamon/extensions
 
 INSTALL ?= install
 
@@ -138,6 +142,7 @@ install:
 	$(INSTALL) -m 0644 Examples/qt/guidedaccesstypes.h "$(DESTDIR)$(DOCDIR)/examples/guidedaccesstypes.h"
 	shell/gnome/install "$(DESTDIR)$(SHELL_EXTENSIONS_DIR)" $(GNOME_SHELL_VERSION)
 	DESTDIR="$(DESTDIR)" shell/kde/install "$(KWIN_SCRIPTS_DATADIR)"
+	shell/cinnamon/install "$(DESTDIR)$(CINNAMON_EXTENSIONS_DIR)"
 	@echo "Installed. Users pick up the new service with: systemctl --user daemon-reload"
 	@echo "(the session bus rereads activation files by itself; the first call starts guided-accessd)."
 
@@ -154,6 +159,7 @@ uninstall:
 	    "$(DESTDIR)$(DOCDIR)/examples/guidedaccesstypes.h"
 	rm -rf "$(DESTDIR)$(SHELL_EXTENSIONS_DIR)/guided-access@guidedaccess.org"
 	rm -rf "$(DESTDIR)$(KWIN_SCRIPTS_DATADIR)/kwin/scripts/guidedaccess"
+	rm -rf "$(DESTDIR)$(CINNAMON_EXTENSIONS_DIR)/guided-access@guidedaccess.org"
 	-rmdir "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DOCDIR)" 2>/dev/null
 
 # The Debian package (debian/, debhelper): ../guided-access_VERSION_ARCH.deb,
