@@ -41,10 +41,11 @@ DESKTOPS = (
                 'assessment': r'^(the script unloaded during an assessment|assessment without|red team inside)',
                 'plasma': r'^Plasma',
             }),
-    # Cinnamon (Linux Mint's desktop) under Xvfb: one monitor, this
-    # machine's release only so far (shell/cinnamon/README.md).
+    # Cinnamon (Linux Mint's desktop) under Xvfb: one monitor so far
+    # (shell/cinnamon/README.md).
     Desktop('cinnamon', 'Cinnamon', {'host': (), 'roots': ()}, setup=r'^extension enables', groups={
-        'lock': r'^(other app|also-allowed)',
+        'lock': r'^(other app|also-allowed|disabling)',
         'dialogs': r'^Super\+Alt\+Escape',
-    }, releases=('host',)),
+        'redteam': r'^red team',
+    }),
 )

@@ -13,6 +13,7 @@
 const {Gio, GLib, St, Clutter, Meta} = imports.gi;
 const Main = imports.ui.main;
 const ModalDialog = imports.ui.modalDialog;
+const RunDialog = imports.ui.runDialog;
 
 let extension = null;
 
@@ -34,7 +35,7 @@ class GuidedAccessExtension {
                 return;
             const domain = imports.gettext.domain('guided-access');
             this._enforcer = new Enforcer({
-                Gio, GLib, St, Clutter, Meta, Main, ModalDialog, global,
+                Gio, GLib, St, Clutter, Meta, Main, ModalDialog, RunDialog, global,
                 uuid: this._uuid,
                 _: domain.gettext,
             });

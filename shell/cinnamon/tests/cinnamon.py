@@ -56,6 +56,35 @@ HELPERS = r"""
                     message: message ? message.text : null,
                     role: imports.gi.Atk.role_get_name(dialog.get_accessible().get_role())};
         },
+        // Stamps `watched` with the monotonic time at which check() first
+        // holds, checking every millisecond, for the latency figures.
+        watch(check) {
+            const GLib = imports.gi.GLib;
+            ga.watched = null;
+            GLib.timeout_add(GLib.PRIORITY_HIGH, 1, () => {
+                if (!check())
+                    return GLib.SOURCE_CONTINUE;
+                ga.watched = GLib.get_monotonic_time();
+                return GLib.SOURCE_REMOVE;
+            });
+        },
+        // What disable() and End must put back exactly.
+        snapshot() {
+            const own = (object, name) => Object.prototype.hasOwnProperty.call(object, name);
+            const corners = Object.values(Main.layoutManager.hotCornerManager.corners).filter(Boolean);
+            return {
+                panels: Main.panelManager.getPanels().filter(Boolean).map(p => [p.actor.visible, Boolean(p._disabled)]),
+                // Cinnamon's own (the gesture is the extension's, there while it is on).
+                hotKeys: [...Main.keybindingManager.bindings.values()].map(entry => entry.name)
+                    .filter(name => name !== 'guided-access-gesture').sort(),
+                overrides: [own(Main.wm, '_startAppSwitcher'), own(Main.wm, '_showWorkspaceSwitcher'),
+                            own(Main.expo, 'show'), own(Main.expo, 'toggle'), own(Main.overview, 'show'),
+                            own(Main.overview, 'toggle'), own(Main.layoutManager.hotCornerManager, 'update'),
+                            corners.some(corner => own(corner, 'shouldRunAction')),
+                            imports.ui.runDialog.RunDialog.prototype.open.toString().length],
+                windows: global.get_window_actors().map(a => [a.meta_window.get_title(), a.meta_window.minimized]).sort(),
+            };
+        },
         find(actor, name) {
             if (actor.name === name)
                 return actor;
@@ -132,6 +161,22 @@ class Cinnamon:
             raise RuntimeError(f'Eval failed: {result["error"]}\n  code: {code[:200]}')
         return result.get('value')
 
+    def screenshot(self, name):
+        """With SCREENSHOTS=DIR set, saves the screen as NAME.png (README's
+        pictures; runner.main copies them to DIR), through Cinnamon's own
+        screenshot service, which answers before it has written the file."""
+        if not os.environ.get('SCREENSHOTS'):
+            return
+        shot = f'{self.work}/shots/{name}.png'  # written by Cinnamon, as nobody
+        self.dbus.Interface(self.bus.get_object('org.Cinnamon', '/org/Cinnamon', introspect=False),
+                            'org.Cinnamon').Screenshot(False, False, shot, timeout=10)
+        sizes = []
+
+        def written():
+            sizes.append(os.path.getsize(shot) if os.path.exists(shot) else 0)
+            return sizes[-1] > 0 and sizes[-3:] == [sizes[-1]] * 3
+        wait_for(written, 10, 0.1, f'Cinnamon to write {shot}')
+
     def xdotool(self, *arguments):
         subprocess.run(['xdotool', *arguments], env=self.env, check=True, timeout=20)
 
@@ -177,6 +222,17 @@ class Cinnamon:
                 asked[0] = time.monotonic()
             return False
         wait_for(focused, 5, what=f'{name} to have the focus')
+
+    def set_extension(self, enabled):
+        """The extension on or off, as a person switches it in Cinnamon's
+        Extensions settings (org.cinnamon enabled-extensions)."""
+        subprocess.run(['gsettings', 'set', 'org.cinnamon', 'enabled-extensions', f"['{UUID}']" if enabled else '[]'],
+                       env=self.env, check=True, timeout=20)
+
+    def keys(self, name):
+        """The keys the app received: (timestamp, key name) of each press."""
+        with open(self.apps[name][1]) as f:
+            return sorted({tuple(line.split()[1:3]) for line in f if line.startswith('key ')})
 
     def enforcers(self):
         return {str(name): [str(claim) for claim in claims] for name, claims in self.prop('Enforcers').items()}

@@ -15,8 +15,9 @@ class LockCases:
     def enforcer_registered(self):
         enforcers = wait_for(lambda: self.enforcers().get('cinnamon') is not None and self.enforcers(), 10, 0.1,
                              'RegisterEnforcer("cinnamon", ...)')
-        if sorted(enforcers['cinnamon']) != ['also-allowed', 'app-lock']:
-            raise AssertionError(f'Enforcers is {enforcers}: "cinnamon" should claim exactly app-lock and also-allowed')
+        claims = ['also-allowed', 'app-lock', 'app-switching', 'power-menu']
+        if sorted(enforcers['cinnamon']) != claims:
+            raise AssertionError(f'Enforcers is {enforcers}: "cinnamon" should claim exactly {", ".join(claims)}')
         status = subprocess.run([f'{self.work}/bin/guided-access', 'status'], env=self.env, capture_output=True,
                                 text=True, timeout=20)
         line = next((line.strip() for line in status.stdout.splitlines() if 'cinnamon' in line), '')
@@ -44,6 +45,7 @@ class LockCases:
             raise AssertionError('app-b came back after activation')
         self.launch_app('app-c')
         wait_for(lambda: (self.window('app-c') or {}).get('minimized'), 20, what='the new window of app-c minimized')
+        self.screenshot('cinnamon-locked')
         self.end_session()
         wait_for(lambda: not self.window('app-b')['minimized'] and not self.window('app-c')['minimized'], 5,
                  what='app-b and app-c back after End')
@@ -87,6 +89,8 @@ class LockCases:
         dialog = wait_for(lambda: self.js('global._ga.endDialog()'), 5, 0.05, 'the end dialog')
         if not dialog['passcodeFocused']:
             raise AssertionError(f'the passcode field does not have the keyboard: {dialog}')
+        time.sleep(0.3)  # its fade-in
+        self.screenshot('cinnamon-end-dialog')
         self.type_text('1111')
         self.key('Return')
         message = wait_for(lambda: (self.js('global._ga.endDialog()') or {}).get('message'), 10, 0.1,
@@ -100,3 +104,38 @@ class LockCases:
                  'the dialog gone and app-b back')
         return (f'dialog "{" / ".join(dialog["texts"])}" (role {dialog["role"]}), the passcode field focused; '
                 f'wrong passcode: "{message}", still locked; the right one ended it, app-b back')
+
+    def disabled_in_session(self):
+        """Switched off in the middle of a session, the extension puts
+        Cinnamon back exactly as before the session (panels, hotkeys, the
+        switchers, Expo, Scale, hot corners, the run dialog, the windows it
+        minimized) and its registration goes; switched on again, it locks
+        again."""
+        for name in ('app-a', 'app-b'):
+            if self.window(name) is None:
+                self.start_app(name)
+        self.activate('app-a')
+        before = self.js('global._ga.snapshot()')
+        self.start_session('app-a')
+        try:
+            wait_for(lambda: self.window('app-b')['minimized'], 5, what='the lock')
+            during = self.js('global._ga.snapshot()')
+            if during == before:
+                raise AssertionError('control: the session changed nothing the snapshot sees')
+            self.set_extension(False)
+            wait_for(lambda: 'cinnamon' not in self.enforcers(), 10, what='the registration to go')
+            try:
+                after = wait_for(lambda: self.js('global._ga.snapshot()') == before and self.js('global._ga.snapshot()'),
+                                 5, what='Cinnamon as it was before the session')
+            except TimeoutError:
+                now = self.js('global._ga.snapshot()')
+                raise AssertionError('switched off, the extension left Cinnamon changed: ' + '; '.join(
+                    f'{key} {before[key]} → {now[key]}' for key in before if now[key] != before[key])) from None
+            self.set_extension(True)
+            wait_for(lambda: 'cinnamon' in self.enforcers() and self.window('app-b')['minimized'], 10,
+                     what='the extension back on to lock again')
+        finally:
+            self.set_extension(True)
+            self.end_session()
+        return (f'{len(before["hotKeys"])} hotkeys, {len(before["panels"])} panel(s), the overrides and the windows as '
+                f'before; {after == before} after off; locked again once on')

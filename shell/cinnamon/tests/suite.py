@@ -63,7 +63,7 @@ def prepare_work(work):
     """The work directory tree, owned by nobody, with the extension installed
     as a person installs it and everything the cases read as nobody copied
     in (the checkout may be unreadable to nobody)."""
-    for name in ('runtime', 'home', 'data', 'config', 'cache', 'state', 'bin', 'services', 'logs'):
+    for name in ('runtime', 'home', 'data', 'config', 'cache', 'state', 'bin', 'services', 'logs', 'shots'):
         os.mkdir(os.path.join(work, name))
     os.chmod(os.path.join(work, 'runtime'), 0o700)
     extensions = os.path.join(work, 'data/cinnamon/extensions')

@@ -6,7 +6,9 @@
 //   Enabled       → the app lock for as long as it is true: App and
 //                   AlsoAllowed reachable, every other app's windows
 //                   minimized and never given the focus (AppLock, the GNOME
-//                   extension's, on Cinnamon's window manager)
+//                   extension's, on Cinnamon's window manager); Cinnamon's
+//                   ways away from it closed: the panels, hot corners, Expo,
+//                   Scale, the switchers and Cinnamon's hotkeys (ShellLockdown)
 //   the gesture   → Super+Alt+Escape pressed three times within a second
 //                   during a session opens the end dialog (EndDialog)
 //
@@ -19,12 +21,14 @@ import {ServiceClient} from './service.js';
 import {AppLock} from './appLock.js';
 import {TriplePress} from './triplePress.js';
 import {EndDialog} from './endDialog.js';
+import {ShellLockdown} from './shellLockdown.js';
 import {reachableApps} from '../common/session.js';
-import {CAPABILITY} from '../common/contract.js';
+import {CAPABILITY, SYSTEM_RESTRICTION} from '../common/contract.js';
 
 // The name the daemon knows this enforcer by, and what it enforces.
 export const ENFORCER = 'cinnamon';
-export const CAPABILITIES = [CAPABILITY.appLock, CAPABILITY.alsoAllowed];
+export const CAPABILITIES = [CAPABILITY.appLock, CAPABILITY.alsoAllowed, SYSTEM_RESTRICTION.appSwitching,
+    SYSTEM_RESTRICTION.powerMenu];
 // The gesture's keys (GNOME's default too), in Cinnamon's keybinding syntax.
 export const GESTURE = '<Super><Alt>Escape';
 const GESTURE_BINDING = 'guided-access-gesture';
@@ -36,6 +40,7 @@ export class Enforcer {
         this._deps = deps;
         this._session = null; // the session enforced now, or null
         this._dialog = null; // the EndDialog while it is open
+        this._lockdown = null; // the ShellLockdown while a session runs
         this._presses = new TriplePress();
         this._service = new ServiceClient(deps, {
             changed: () => this._sync(),
@@ -53,8 +58,9 @@ export class Enforcer {
         this._deps.Main.keybindingManager.removeHotKey(GESTURE_BINDING);
         this._dialog?.destroy();
         this._service.destroy();
+        this._lockdown?.destroy();
         this._lock.destroy();
-        this._dialog = this._service = this._lock = null;
+        this._dialog = this._service = this._lock = this._lockdown = null;
     }
 
     _sync() {
@@ -72,10 +78,15 @@ export class Enforcer {
         this._session = session;
         if (session === null) {
             this._dialog?.destroy();
+            this._lockdown?.destroy();
+            this._lockdown = null;
             this._lock.destroy();
             return;
         }
         this._lock.lock(session.app, reachableApps(session));
+        // Not `??=`: Cinnamon 5.6's cjs does not take it.
+        if (this._lockdown === null)
+            this._lockdown = new ShellLockdown(this._deps, [GESTURE_BINDING]);
     }
 
     _pressed() {

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The dialog the gesture opens during a session: the passcode (or, without
 // one, an administrator's confirmation through polkit) ends it. Cinnamon's
-// own modal dialog and style classes, so it looks like Cinnamon's run
-// dialog; the keyboard alone works it (the passcode field has the focus,
-// Return ends, Escape cancels) and a screen reader names every part.
+// own modal dialog with its run dialog's style classes (a heading, a line
+// of text, an entry, an error line), so it looks like Cinnamon's Alt+F2;
+// the keyboard alone works it (the passcode field has the focus, Return
+// ends, Escape cancels) and a screen reader names every part.
 
 import {END_OPTIONS} from '../common/contract.js';
 
@@ -15,15 +16,19 @@ export class EndDialog {
         this._deps = deps;
         this._service = service;
         this._closed = closed;
-        this._dialog = new ModalDialog.ModalDialog({styleClass: 'guided-access-dialog'});
+        this._dialog = new ModalDialog.ModalDialog({styleClass: 'run-dialog'});
+        // The actor with the dialog role: Cinnamon 6 made the dialog an actor
+        // itself (which close() destroys); Cinnamon 5 keeps one in _group.
+        this._actor = this._dialog instanceof Clutter.Actor ? this._dialog : this._dialog._group;
         const title = _('End Guided Access');
-        // Cinnamon's dialog actor, which has the dialog role.
-        this._dialog._group.accessible_name = title;
+        this._actor.accessible_name = title;
+        // However it goes (Escape on Cinnamon 6 closes it by itself).
+        this._actor.connect('destroy', () => this._forget());
         const content = this._dialog.contentLayout;
-        content.add_child(new St.Label({text: title, style_class: 'confirm-dialog-title'}));
+        content.add_child(new St.Label({text: title, style_class: 'run-dialog-label'}));
         content.add_child(new St.Label({
             text: passcodeSet ? _('Enter the passcode.') : _('An administrator must confirm.'),
-            style_class: 'run-dialog-label',
+            style_class: 'run-dialog-description',
         }));
         this._entry = null;
         if (passcodeSet) {
@@ -39,7 +44,8 @@ export class EndDialog {
         content.add_child(this._message);
         this._dialog.setButtons([
             {label: _('Cancel'), action: () => this.destroy(), key: Clutter.KEY_Escape},
-            {label: _('End'), action: () => this._end(), focused: !passcodeSet},
+            // `focused` for Cinnamon 5, `default` for 6.
+            {label: _('End'), action: () => this._end(), focused: !passcodeSet, default: true},
         ]);
         if (this._entry !== null)
             this._dialog.setInitialKeyFocus(this._entry.clutter_text);
@@ -60,12 +66,23 @@ export class EndDialog {
         });
     }
 
-    // Closes it at once (also when the session ended elsewhere).
+    // Closes it (also when the session ended elsewhere).
     destroy() {
         if (this._dialog === null)
             return;
-        this._dialog.popModal(this._deps.global.get_current_time());
-        this._dialog.destroy();
+        const {Clutter, global} = this._deps;
+        if (this._dialog instanceof Clutter.Actor) {
+            this._dialog.close(global.get_current_time());
+        } else {
+            this._dialog.popModal(global.get_current_time());
+            this._dialog.destroy();
+        }
+        this._forget();
+    }
+
+    _forget() {
+        if (this._dialog === null)
+            return;
         this._dialog = null;
         this._closed();
     }

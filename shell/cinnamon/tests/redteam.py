@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The Cinnamon suite's red team (mixed into run's Cases): every way away
+from the locked app that Cinnamon and X11 offer a person or another
+program, each tried without a session (the control: it must work there)
+and in one; the tally is a REDTEAM line with each way closed, open or
+untestable, every open one named."""
+
+import subprocess
+import time
+
+from harness import log
+from waiting import wait_for
+
+# Ways out tried by hand and not by a case, and why.
+NOT_TRIED = ('Ctrl+Alt+F1 (Xvfb has no virtual terminals; close it with the X server\'s DontVTSwitch, '
+             'shell/cinnamon/README.md)', 'the screensaver\'s own dialogs (cinnamon-screensaver does not run here)')
+
+# Checks of what a way out opens, in Cinnamon (Eval).
+MENU_OPEN = ("imports.ui.appletManager.getRunningInstancesForUuid('menu@cinnamon.org')"
+             ".some(applet => applet.menu.isOpen)")
+RUN_DIALOG_OPEN = 'imports.ui.main.modalCount > 0'
+
+
+class RedTeam:
+    def way(self, name, state):
+        self.ways[name] = state
+
+    def red_team_tally(self):
+        by_state = {state: [name for name, found in self.ways.items() if found == state]
+                    for state in ('closed', 'open', 'untestable')}
+        log(f'REDTEAM Cinnamon {self.version}: {len(by_state["closed"])} of {len(self.ways)} ways out closed'
+            + ''.join(f'; {state}: {", ".join(names)}' for state, names in by_state.items() if names and state != 'closed')
+            + f'; not tried: {", ".join(NOT_TRIED)}')
+
+    def close_everything(self):
+        """Puts back what a control opened: menus, Expo, Scale, dialogs."""
+        self.key('Escape')
+        self.js('(() => { const Main = imports.ui.main; if (Main.expo.visible) Main.expo.hide(); '
+                'if (Main.overview.visible) Main.overview.hide(); return true; })()')
+        time.sleep(0.3)
+
+    def shell_ways(self):
+        """Cinnamon's own ways away: each opens its thing without a session
+        and nothing during one."""
+        for name in ('app-a', 'app-b'):
+            if self.window(name) is None:
+                self.start_app(name)
+        # A hot corner, as a person sets one (top left: Expo, at once).
+        subprocess.run(['gsettings', 'set', 'org.cinnamon', 'hotcorner-layout',
+                        "['expo:true:0', 'scale:false:0', 'scale:false:0', 'desktop:false:0']"],
+                       env=self.env, check=True, timeout=20)
+        ways = {
+            'Alt+Tab': (lambda: self.key('alt+Tab'), lambda: not self.window('app-a')['focused']),
+            'the menu (Super)': (lambda: self.key('super'), lambda: self.js(MENU_OPEN)),
+            'the panel\'s menu button': (lambda: self.click(16, 780), lambda: self.js(MENU_OPEN)),
+            'Expo (Ctrl+Alt+Up)': (lambda: self.key('ctrl+alt+Up'), lambda: self.js('imports.ui.main.expo.visible')),
+            'Scale (Ctrl+Alt+Down)': (lambda: self.key('ctrl+alt+Down'),
+                                      lambda: self.js('imports.ui.main.overview.visible')),
+            'the hot corner (Expo)': (self.hot_corner, lambda: self.js('imports.ui.main.expo.visible')),
+            'the run dialog (Alt+F2)': (lambda: self.key('alt+F2'), lambda: self.js(RUN_DIALOG_OPEN)),
+        }
+        controls = {}
+        for name, (act, opened) in ways.items():
+            self.activate('app-a')
+            self.park_pointer()
+            act()
+            controls[name] = self.seen_within(opened, 2)
+            self.close_everything()
+        missing = [name for name, worked in controls.items() if not worked]
+        if missing:
+            raise AssertionError(f'control: without a session these did nothing: {", ".join(missing)}')
+        self.activate('app-a')
+        self.start_session('app-a')
+        leaked = []
+        try:
+            wait_for(lambda: self.window('app-b')['minimized'], 5, what='the lock')
+            for name, (act, opened) in ways.items():
+                self.park_pointer()
+                act()
+                if self.seen_within(opened, 1):
+                    leaked.append(name)
+                    self.close_everything()
+                self.way(name, 'open' if name in leaked else 'closed')
+            panels = self.js('imports.ui.main.panelManager.getPanels().filter(Boolean).map(p => p.actor.visible)')
+        finally:
+            self.end_session()
+        wait_for(lambda: self.js('imports.ui.main.panelManager.getPanels().filter(Boolean).every(p => p.actor.visible)'), 5,
+                 what='the panels back after End')
+        # After End each works again: the control once more, for the first.
+        self.activate('app-a')
+        self.key('alt+Tab')
+        if not self.seen_within(lambda: not self.window('app-a')['focused'], 2):
+            raise AssertionError('Alt+Tab did not work again after End')
+        if leaked:
+            raise AssertionError(f'during the session these still led away: {", ".join(leaked)}')
+        return f'{len(ways)} ways tried, each working without a session and doing nothing in one (panels {panels})'
+
+    def seen_within(self, check, seconds):
+        try:
+            return wait_for(check, seconds, 0.05, 'it')
+        except TimeoutError:
+            return False
+
+    def hot_corner(self):
+        self.xdotool('mousemove', '100', '100')
+        time.sleep(0.1)
+        self.xdotool('mousemove', '0', '0')
+
+    def park_pointer(self):
+        self.xdotool('mousemove', '640', '400')
+
+    def click(self, x, y):
+        self.xdotool('mousemove', str(x), str(y), 'click', '1')
+
+    def x11_ways(self):
+        """What X11 gives any program, which a shell cannot take away: XTEST
+        input from another program reaches the locked app as a person's
+        would, never another app; xkill closes the locked app, and the lock
+        holds (nothing else comes forward). Each named open in the tally,
+        as it still leads somewhere the lock does not decide."""
+        for name in ('app-a', 'app-b'):
+            if self.window(name) is None:
+                self.start_app(name)
+        self.activate('app-a')
+        self.start_session('app-a')
+        try:
+            wait_for(lambda: self.window('app-b')['minimized'], 5, what='the lock')
+            before = {name: len(self.keys(name)) for name in ('app-a', 'app-b')}
+            self.xdotool('key', 'x')
+            wait_for(lambda: len(self.keys('app-a')) > before['app-a'], 2, what='the synthesized key to reach app-a')
+            if len(self.keys('app-b')) > before['app-b'] or not self.window('app-b')['minimized']:
+                raise AssertionError('a synthesized key reached app-b, or brought it forward')
+            self.way('XTEST input from another program (reaches the locked app as a person\'s keys do)', 'open')
+            self.xdotool('search', '--name', '^app-a$', 'windowkill')
+            wait_for(lambda: self.window('app-a') is None, 5, what='xkill to close app-a')
+            time.sleep(0.5)
+            if not self.prop('Enabled') or not self.window('app-b')['minimized']:
+                raise AssertionError('with the locked app killed the lock let go')
+            self.way('xkill of the locked app (the lock holds; the app is not launched again yet)', 'open')
+        finally:
+            self.end_session()
+        self.apps.pop('app-a', None)
+        return ('a key synthesized with XTEST reached app-a only; xkill closed app-a and the lock held (app-b '
+                'minimized) until End')
