@@ -119,6 +119,29 @@ final class InstalledSettings {
         guard g_settings_set_value(object, key.key, value) != 0 else { throw SettingError("GSettings refused \(text) for \(key)") }
     }
 
+    /// The strings of an `as` key, nil for another type.
+    func strings(of key: SettingKey) -> [String]? {
+        guard types[key] == "as", let value = value(of: key) else { return nil }
+        defer { g_variant_unref(value) }
+        return (0..<g_variant_n_children(value)).map { index in
+            let child = g_variant_get_child_value(value, index)!
+            defer { g_variant_unref(child) }
+            return String(cString: g_variant_get_string(child, nil))
+        }
+    }
+
+    /// Writes the strings of an `as` key, whatever they hold (no text to parse).
+    func write(_ key: SettingKey, strings: [String]) throws(SettingError) {
+        guard let object = settings[key.schema], types[key] == "as" else { throw SettingError("\(key) is not an installed list") }
+        guard g_settings_is_writable(object, key.key) != 0 else {
+            throw SettingError("\(key) is not writable (locked with a dconf lock?)")
+        }
+        let copies = strings.map { UnsafePointer(strdup($0)) }
+        defer { copies.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+        let value = copies.withUnsafeBufferPointer { g_variant_new_strv($0.baseAddress, gssize(copies.count)) }
+        guard g_settings_set_value(object, key.key, value) != 0 else { throw SettingError("GSettings refused \(strings) for \(key)") }
+    }
+
     /// Puts `key` back to its default (removes the user's value).
     func reset(_ key: SettingKey) throws(SettingError) {
         guard let object = settings[key.schema] else { throw SettingError("\(key) is not installed") }

@@ -247,12 +247,14 @@ public enum DesktopSettingChange: Sendable, Equatable {
 }
 
 /// A user's setting that keeps a shell's enforcer off even when its host is
-/// asked to turn it on (KDE's `kwinrc` `[Plugins] guidedaccessEnabled=false`):
-/// removed before the host is asked.
+/// asked to turn it on (KDE's `kwinrc` `[Plugins] guidedaccessEnabled=false`,
+/// an extension's uuid missing from Cinnamon's `enabled-extensions`):
+/// undone before the host is asked.
 public protocol EnforcerOffSetting: Sendable {
-    /// What the audit log and the daemon log call it.
-    var name: String { get }
-    /// Removes the setting, so its default (on) applies again; true when
-    /// there was one. Blocking I/O.
+    /// What undoing it does, as the audit log and the daemon log say it
+    /// ("remove kwinrc [Plugins] guidedaccessEnabled=false").
+    var undo: String { get }
+    /// Undoes the setting, so the enforcer is on again; true when it was
+    /// off. Blocking I/O.
     func removeOff() throws -> Bool
 }

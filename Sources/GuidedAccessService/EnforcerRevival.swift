@@ -16,12 +16,16 @@ struct EnforcerRevival: Sendable {
         case answering(MethodDeclaration<String, Bool>, argument: String)
         /// Takes nothing; its empty reply means done.
         case plain(MethodDeclaration<Void>)
+        /// No call: undoing the user's off setting (``EnforcerOffSetting``)
+        /// is what turns it on, as the host follows that setting.
+        case bySetting(String)
 
         /// `Method(argument)`, as the audit log and the daemon log name the call.
         var call: String {
             switch self {
             case .answering(let method, let argument): "\(method.name)(\(argument))"
             case .plain(let method): "\(method.name)()"
+            case .bySetting(let setting): "follows \(setting)"
             }
         }
     }
@@ -48,7 +52,8 @@ struct EnforcerRevival: Sendable {
     var target: String { "\(enforcer): \(enable.call)" }
 
     /// Every enforcer the daemon can turn back on, by its registered name.
-    static let known: [String: EnforcerRevival] = [gnomeShell.enforcer: gnomeShell, kwin.enforcer: kwin]
+    static let known: [String: EnforcerRevival] = [gnomeShell.enforcer: gnomeShell, kwin.enforcer: kwin,
+                                                   cinnamon.enforcer: cinnamon]
 
     /// The reference extension, turned on through GNOME Shell's extension manager.
     static let gnomeShell = EnforcerRevival(
@@ -68,6 +73,16 @@ struct EnforcerRevival: Sendable {
         enforcer: "kwin",
         host: "org.kde.KWin", hostPath: "/Scripting",
         enable: .plain(MethodDeclaration("org.kde.kwin.Scripting", "start")),
+        screenLock: nil)
+
+    /// The Cinnamon extension: Cinnamon loads an extension as soon as its
+    /// uuid is in `org.cinnamon enabled-extensions` (the daemon is given that
+    /// setting) and has no method that turns one on. Cinnamon's screen
+    /// locker is a separate program: the extension stays on under it.
+    static let cinnamon = EnforcerRevival(
+        enforcer: "cinnamon",
+        host: "org.Cinnamon", hostPath: "/org/Cinnamon",
+        enable: .bySetting("org.cinnamon enabled-extensions"),
         screenLock: nil)
 
     /// Wait after the loss before deciding: a host that exits drops its name,
@@ -132,18 +147,18 @@ extension GuidedAccessService {
         return (try? await proxy.call(screenLock.isLocked)) ?? false
     }
 
-    /// Removes the user's setting that keeps the enforcer off, audited and
-    /// logged when there was one (or it could not be removed). The file is
-    /// read and written on the thread for blocking work.
+    /// Undoes the user's setting that keeps the enforcer off, audited and
+    /// logged when it was off (or could not be undone). Done on the thread
+    /// for blocking work.
     private func removeOffSetting(of revival: EnforcerRevival) async {
         guard let setting = enforcerOffSettings[revival.enforcer] else { return }
-        let target = "\(revival.enforcer): remove \(setting.name)=false"
+        let target = "\(revival.enforcer): \(setting.undo)"
         do {
             guard try await model.io.run({ try setting.removeOff() }) else { return }
-            log("turning enforcer \(revival.enforcer) back on: removed \(setting.name)=false")
+            log("turning enforcer \(revival.enforcer) back on: \(setting.undo): done")
             audit(Self.daemonAuditCaller, "revive-enforcer", target, .allowed)
         } catch {
-            log("turning enforcer \(revival.enforcer) back on: cannot remove \(setting.name)=false: \(error)")
+            log("turning enforcer \(revival.enforcer) back on: cannot \(setting.undo): \(error)")
             audit(Self.daemonAuditCaller, "revive-enforcer", target, .error(.failed("\(error)")))
         }
     }
@@ -159,6 +174,8 @@ extension GuidedAccessService {
                 failure = try await host.call(method, argument) ? nil : "\(revival.host) answered false"
             case .plain(let method):
                 try await host.call(method)
+                failure = nil
+            case .bySetting:
                 failure = nil
             }
         } catch {

@@ -28,6 +28,8 @@ public struct KConfigSetting: EnforcerOffSetting {
     /// What the audit log and the daemon log call it.
     public var name: String { "\(file) [\(group)] \(key)" }
 
+    public var undo: String { "remove \(name)=false" }
+
     /// `text` without the entries that set the key to false in its group, or
     /// nil when none does. Removed rather than set: the default applies
     /// again, and an administrator's lock in the system's file

@@ -90,7 +90,8 @@ struct GuidedAccessDaemon {
         // Elsewhere whatever backend GIO picks: dconf on GNOME and Cinnamon, keyfile or memory (GSETTINGS_BACKEND).
         configuration.desktop = plasma ?? GSettingsDesktop(scope: .desktop(liveDesktop == .cinnamon ? .cinnamon : .gnome))
         configuration.launcher = DesktopAppLauncher()
-        if let configHome { configuration.enforcerOffSettings = ["kwin": KConfigSetting.kwinScript(in: configHome)] }
+        configuration.enforcerOffSettings = ["cinnamon": GSettingsListMember.cinnamonExtension]
+        if let configHome { configuration.enforcerOffSettings["kwin"] = KConfigSetting.kwinScript(in: configHome) }
 
         let service: GuidedAccessService
         let bus: Connection

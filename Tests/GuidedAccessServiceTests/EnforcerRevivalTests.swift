@@ -153,6 +153,39 @@ struct EnforcerRevivalTests {
         }
     }
 
+    @Test("The Cinnamon extension switched off during a session (its uuid taken out of org.cinnamon enabled-extensions, as Cinnamon's settings do): the daemon adds it back, the person's other extensions kept, audited; Cinnamon, which loads what the list names, registers it again",
+          .enabled(if: Requirements.canRunDaemon && DesktopEnvironment.dconfAvailable
+                   && FileManager.default.fileExists(atPath: "/usr/share/glib-2.0/schemas/org.cinnamon.gschema.xml"),
+                   "needs dconf and Cinnamon's schema org.cinnamon (package cinnamon-common; scripts/install-deps)"))
+    func cinnamonExtensionTurnedBackOn() async throws {
+        var options = Self.selfLocking
+        options.cinnamon = true
+        try await withHarness(options) { h in
+            let cinnamon = try h.connect()
+            try await cinnamon.requestName("org.Cinnamon")
+            let register = { (claims: [String]) in
+                _ = try await cinnamon.ga(.session, "RegisterEnforcer", [.string("cinnamon"), strings(claims)])
+            }
+            try await h.gsettingsSet("org.cinnamon", "enabled-extensions", "['guided-access@guidedaccess.org', 'other@example.org']")
+            try await register(["app-lock"])
+            try await Self.startSession(h)
+            // What Cinnamon's settings do, then what Cinnamon does as it unloads it.
+            try await h.gsettingsSet("org.cinnamon", "enabled-extensions", "['other@example.org']")
+            try await register([])
+
+            #expect(try await eventually(timeout: .seconds(10)) {
+                try await h.gsettingsGet("org.cinnamon", "enabled-extensions") == "['other@example.org', 'guided-access@guidedaccess.org']"
+            })
+            try await register(["app-lock"])  // Cinnamon loaded it again
+            #expect(await eventually(timeout: .seconds(10)) { h.log().contains("enforcer cinnamon registered again after attempt 1") },
+                    "\(h.log())")
+            let audited = h.auditRecords().filter { $0["action"] as? String == "revive-enforcer" }
+            #expect(audited.map { $0["target"] as? String }
+                    == ["cinnamon: add guided-access@guidedaccess.org to org.cinnamon enabled-extensions",
+                        "cinnamon: follows org.cinnamon enabled-extensions"], "\(audited)")
+        }
+    }
+
     @Test("A withdrawal from a connection that never registered changes nothing and turns nothing on",
           .enabled(if: Requirements.canRunDaemon, .daemonReason))
     func withdrawalUnregistered() async throws {

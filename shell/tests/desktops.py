@@ -44,7 +44,7 @@ DESKTOPS = (
     # Cinnamon (Linux Mint's desktop) under Xvfb: one monitor so far
     # (shell/cinnamon/README.md).
     Desktop('cinnamon', 'Cinnamon', {'host': (), 'roots': ()}, setup=r'^extension enables', groups={
-        'lock': r'^(other app|also-allowed|disabling)',
+        'lock': r'^(other app|also-allowed|unloading|switching)',
         'dialogs': r'^Super\+Alt\+Escape',
         'redteam': r'^red team',
     }),

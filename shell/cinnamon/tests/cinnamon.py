@@ -229,6 +229,10 @@ class Cinnamon:
         subprocess.run(['gsettings', 'set', 'org.cinnamon', 'enabled-extensions', f"['{UUID}']" if enabled else '[]'],
                        env=self.env, check=True, timeout=20)
 
+    def enabled_extensions(self):
+        return subprocess.run(['gsettings', 'get', 'org.cinnamon', 'enabled-extensions'], env=self.env,
+                              capture_output=True, text=True, timeout=20).stdout
+
     def keys(self, name):
         """The keys the app received: (timestamp, key name) of each press."""
         with open(self.apps[name][1]) as f:

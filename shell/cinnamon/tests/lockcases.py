@@ -8,6 +8,7 @@ import subprocess
 import time
 
 from harness import PASSCODE
+from suite import UUID
 from waiting import wait_for
 
 
@@ -105,12 +106,12 @@ class LockCases:
         return (f'dialog "{" / ".join(dialog["texts"])}" (role {dialog["role"]}), the passcode field focused; '
                 f'wrong passcode: "{message}", still locked; the right one ended it, app-b back')
 
-    def disabled_in_session(self):
-        """Switched off in the middle of a session, the extension puts
-        Cinnamon back exactly as before the session (panels, hotkeys, the
-        switchers, Expo, Scale, hot corners, the run dialog, the windows it
-        minimized) and its registration goes; switched on again, it locks
-        again."""
+    def unloaded_in_session(self):
+        """Unloaded in the middle of a session (Cinnamon's disable(), as when
+        Cinnamon reloads it), the extension puts Cinnamon back exactly as
+        before the session (panels, hotkeys, the switchers, Expo, Scale,
+        hot corners, the run dialog, the windows it minimized) and its
+        registration goes; loaded again, it locks again."""
         for name in ('app-a', 'app-b'):
             if self.window(name) is None:
                 self.start_app(name)
@@ -119,23 +120,50 @@ class LockCases:
         self.start_session('app-a')
         try:
             wait_for(lambda: self.window('app-b')['minimized'], 5, what='the lock')
-            during = self.js('global._ga.snapshot()')
-            if during == before:
+            if self.js('global._ga.snapshot()') == before:
                 raise AssertionError('control: the session changed nothing the snapshot sees')
-            self.set_extension(False)
+            self.js(f'imports.ui.extension.unloadExtension("{UUID}", imports.ui.extension.Type.EXTENSION)')
             wait_for(lambda: 'cinnamon' not in self.enforcers(), 10, what='the registration to go')
             try:
-                after = wait_for(lambda: self.js('global._ga.snapshot()') == before and self.js('global._ga.snapshot()'),
-                                 5, what='Cinnamon as it was before the session')
+                wait_for(lambda: self.js('global._ga.snapshot()') == before, 5, what='Cinnamon as it was before the session')
             except TimeoutError:
                 now = self.js('global._ga.snapshot()')
-                raise AssertionError('switched off, the extension left Cinnamon changed: ' + '; '.join(
+                raise AssertionError('unloaded, the extension left Cinnamon changed: ' + '; '.join(
                     f'{key} {before[key]} → {now[key]}' for key in before if now[key] != before[key])) from None
-            self.set_extension(True)
+            self.js(f'imports.ui.extension.loadExtension("{UUID}", imports.ui.extension.Type.EXTENSION)')
             wait_for(lambda: 'cinnamon' in self.enforcers() and self.window('app-b')['minimized'], 10,
-                     what='the extension back on to lock again')
+                     what='the extension loaded again to lock again')
+        finally:
+            self.end_session()
+        return (f'{len(before["hotKeys"])} hotkeys, {len(before["panels"])} panel(s), the overrides and the windows as '
+                'before the session once unloaded; locked again once loaded')
+
+    def switched_off_in_session(self):
+        """Switched off in Cinnamon's Extensions settings during a session
+        (its uuid taken out of org.cinnamon enabled-extensions), the
+        extension is put back in the list by the daemon, and Cinnamon loads
+        it: locked again. Control: without a session it stays off."""
+        for name in ('app-a', 'app-b'):
+            if self.window(name) is None:
+                self.start_app(name)
+        self.activate('app-a')
+        self.set_extension(False)
+        wait_for(lambda: 'cinnamon' not in self.enforcers(), 10, what='control: the registration to go')
+        time.sleep(2)
+        if 'cinnamon' in self.enforcers():
+            raise AssertionError('control: without a session the extension came back on')
+        self.set_extension(True)
+        wait_for(lambda: 'cinnamon' in self.enforcers(), 10, what='the extension on again')
+        self.start_session('app-a')
+        try:
+            wait_for(lambda: self.window('app-b')['minimized'], 5, what='the lock')
+            switched = time.monotonic()
+            self.set_extension(False)
+            wait_for(lambda: UUID in self.enabled_extensions() and 'cinnamon' in self.enforcers()
+                     and self.window('app-b')['minimized'], 10, what='the daemon to turn the extension back on')
+            back = time.monotonic() - switched
+            self.way('switching the extension off in Cinnamon\'s settings', 'closed')
         finally:
             self.set_extension(True)
             self.end_session()
-        return (f'{len(before["hotKeys"])} hotkeys, {len(before["panels"])} panel(s), the overrides and the windows as '
-                f'before; {after == before} after off; locked again once on')
+        return f'back on and locked {back:.1f} s after it was switched off; without a session it stayed off'

@@ -52,6 +52,12 @@ class CinnamonSuite(Desktop):
         return session_environment(work, XDG_SESSION_TYPE='x11', XDG_CURRENT_DESKTOP='X-Cinnamon',
                                    GSETTINGS_BACKEND='dconf')
 
+    def daemon_environment_file(self, work):
+        # Sourced over the daemon's environment at each activation: the
+        # desktop's own settings (guided-access-test-session would give it
+        # GSettings in memory), so that it writes Cinnamon's as in a session.
+        return os.path.join(work, 'daemon.env')
+
     def prepare(self, work):
         prepare_work(work)
 
@@ -76,6 +82,8 @@ def prepare_work(work):
     install_test_apps(work, APPS, APPS)
     with open(os.path.join(work, 'managed.json'), 'w') as f:
         f.write('{}\n')
+    with open(os.path.join(work, 'daemon.env'), 'w') as f:
+        f.write('GSETTINGS_BACKEND=dconf\n')
     with open(os.path.join(work, 'services/ca.desrt.dconf.service'), 'w') as f:
         f.write('[D-BUS Service]\nName=ca.desrt.dconf\nExec=/usr/libexec/dconf-service\n')
     for root, dirs, files in os.walk(work):
