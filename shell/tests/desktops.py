@@ -44,8 +44,9 @@ DESKTOPS = (
     # Cinnamon (Linux Mint's desktop) under Xvfb: one monitor so far
     # (shell/cinnamon/README.md).
     Desktop('cinnamon', 'Cinnamon', {'host': (), 'roots': ()}, setup=r'^extension enables', groups={
-        'lock': r'^(other app|also-allowed|unloading|switching)',
+        'lock': r'^(other app|also-allowed|unloading|switching|kill -9)',
         'dialogs': r'^Super\+Alt\+Escape',
         'redteam': r'^red team',
+        'modes': r'^managed Single App Mode',
     }),
 )

@@ -61,6 +61,13 @@ def percentiles(values):
     return f'p50 {statistics.median(values):.1f} ms, p99 {quantile(values, 0.99):.1f} ms'
 
 
+def beside_reference(values, reference):
+    """A FIGURE line's figures: ours, the reference's from the same run, and
+    the ratio of their p99s."""
+    return (f'{percentiles(values)}; reference {percentiles(reference)}; p99 '
+            f'{quantile(values, 0.99) / max(quantile(reference, 0.99), 0.1):.2f}x the reference')
+
+
 def process_start(pid):
     """When process `pid` started (clock ticks since boot), or None once it
     is gone: with its id, what tells a process from a later one given the

@@ -10,7 +10,7 @@
 // `??=` nor `?.`: lib/ is loaded by cjs itself and uses them.
 /* exported init, enable, disable */
 
-const {Gio, GLib, St, Clutter, Meta} = imports.gi;
+const {Gio, GLib, St, Clutter, Meta, Cinnamon} = imports.gi;
 const Main = imports.ui.main;
 const ModalDialog = imports.ui.modalDialog;
 const RunDialog = imports.ui.runDialog;
@@ -36,6 +36,9 @@ class GuidedAccessExtension {
             const domain = imports.gettext.domain('guided-access');
             this._enforcer = new Enforcer({
                 Gio, GLib, St, Clutter, Meta, Main, ModalDialog, RunDialog, global,
+                // Cinnamon's WindowTracker and AppSystem are GNOME Shell's
+                // under another name: the shared app keeper takes them so.
+                Shell: Cinnamon,
                 uuid: this._uuid,
                 _: domain.gettext,
             });

@@ -10,7 +10,7 @@ import os
 import subprocess
 import time
 
-from harness import PASSCODE, log, stop_group
+from harness import PASSCODE, stop_group
 from suite import UUID
 from waiting import wait_for
 
@@ -25,7 +25,7 @@ HELPERS = r"""
             const w = ga.win(title);
             if (w === null)
                 return null;
-            return {minimized: w.minimized, focused: global.display.focus_window === w};
+            return {minimized: w.minimized, focused: global.display.focus_window === w, pid: w.get_pid()};
         },
         activate(title) {
             Main.activateWindow(ga.win(title), global.get_current_time());
@@ -106,10 +106,11 @@ class Cinnamon:
     """The shell under test, for a SuiteCases (harness.py) whose __init__
     sets work and env."""
 
-    def start(self):
+    def start(self, set_passcode=True):
         """Starts Xvfb and Cinnamon with the extension enabled (as a person
         enables it: its uuid in org.cinnamon enabled-extensions, before
-        Cinnamon starts), and returns once Eval works."""
+        Cinnamon starts), and returns once Eval works; with `set_passcode`,
+        sets the passcode as the person who hands the device over does."""
         import dbus
         self.dbus = dbus
         self.bus = dbus.bus.BusConnection(self.env['DBUS_SESSION_BUS_ADDRESS'])
@@ -146,8 +147,8 @@ class Cinnamon:
                 return False
         wait_for(ready, 60, 0.2, 'Cinnamon to start and allow Eval')
         self.js(HELPERS)
-        # As the person who hands the device over sets it, before any session.
-        self.service().SetPasscode(PASSCODE, timeout=30)
+        if set_passcode:
+            self.service().SetPasscode(PASSCODE, timeout=30)
         self.version = self.js('imports.misc.config.PACKAGE_VERSION')
 
     def js(self, code, timeout=10):
@@ -254,4 +255,4 @@ class Cinnamon:
         for process in (getattr(self, 'shell', None), getattr(self, 'xvfb', None)):
             if process is not None:
                 stop_group(process.pid, 5)
-        log(f'NOTE Cinnamon {getattr(self, "version", "?")} under Xvfb')
+        self.shell = self.xvfb = None

@@ -9,7 +9,7 @@ import random
 import re
 import time
 
-from harness import log, percentiles, quantile
+from harness import beside_reference, log
 from waiting import wait_for
 
 SESSIONS_MEASURED = 20
@@ -30,8 +30,7 @@ class Figures:
                 'clock, the suite\'s); reference: an Eval minimizes or restores the other app')
             for name, values, floor in (('Start returned → other app minimized', ours[True], reference[True]),
                                         ('End returned → other app restored', ours[False], reference[False])):
-                log(f'FIGURE   {name}: {percentiles(values)}; reference {percentiles(floor)}; p99 '
-                    f'{quantile(values, 0.99) / max(quantile(floor, 0.99), 0.1):.2f}x the reference')
+                log(f'FIGURE   {name}: {beside_reference(values, floor)}')
         except Exception as error:
             log(f'FIGURE latency: not measured ({error})')
             try:

@@ -4,6 +4,8 @@ Cases): the extension registers, other apps are unreachable, the allowed
 ones stay reachable, and the gesture's dialog ends a session only with the
 passcode. Each beside its control: the same action without a session."""
 
+import os
+import signal
 import subprocess
 import time
 
@@ -167,3 +169,45 @@ class LockCases:
             self.set_extension(True)
             self.end_session()
         return f'back on and locked {back:.1f} s after it was switched off; without a session it stayed off'
+
+    def app_relaunched(self):
+        """kill -9 of the locked app: launched again through Cinnamon (its
+        desktop file) and focused, 3 times a minute; the 4th time it stays
+        gone and the lock holds. Control: without a session it stays gone."""
+        def kill(pid):
+            os.kill(pid, signal.SIGKILL)
+            wait_for(lambda: (self.window('app-a') or {}).get('pid') != pid, 10, 0.1, f'app-a (pid {pid}) to go')
+
+        for name in ('app-a', 'app-b'):
+            if self.window(name) is None:
+                self.start_app(name)
+        kill(self.window('app-a')['pid'])
+        time.sleep(2)
+        if self.window('app-a'):
+            raise AssertionError('control: app-a came back without a session')
+        self.apps.pop('app-a', None)
+        self.start_app('app-a')
+        self.start_session('app-a')
+        took = []
+        try:
+            wait_for(lambda: self.window('app-b')['minimized'], 5, what='the lock')
+            for attempt in range(1, 4):
+                pid = self.window('app-a')['pid']
+                since = time.monotonic()
+                kill(pid)
+                wait_for(lambda: (self.window('app-a') or {}).get('pid') not in (None, pid), 15, 0.05,
+                         f'app-a launched again (time {attempt})')
+                took.append(time.monotonic() - since)
+                wait_for(lambda: self.window('app-a')['focused'] and self.window('app-b')['minimized'], 5, 0.05,
+                         'the launched app-a to have the focus with app-b minimized')
+                time.sleep(1)  # as a person would, before it goes again
+            kill(self.window('app-a')['pid'])
+            time.sleep(2)
+            if self.window('app-a') or not self.window('app-b')['minimized'] or not self.prop('Enabled'):
+                raise AssertionError('after the 4th exit: app-a back, or the lock gone')
+        finally:
+            self.end_session()
+        self.apps.pop('app-a', None)
+        return (f'control: stayed gone without a session; in the session launched again 3 times (kill → window '
+                f'{", ".join(f"{t:.2f}" for t in took)} s), focused, app-b minimized; the 4th exit within a minute '
+                'left it gone, the lock held')

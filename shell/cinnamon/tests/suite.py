@@ -8,8 +8,8 @@ import os
 import shutil
 import subprocess
 
-from harness import USER_ID, session_environment
-from runner import DAEMON, Desktop, install_test_apps
+from harness import session_environment
+from runner import DAEMON, Desktop, hand_to_nobody, install_test_apps
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CINNAMON_DIR = os.path.dirname(HERE)
@@ -84,9 +84,4 @@ def prepare_work(work):
         f.write('{}\n')
     with open(os.path.join(work, 'daemon.env'), 'w') as f:
         f.write('GSETTINGS_BACKEND=dconf\n')
-    with open(os.path.join(work, 'services/ca.desrt.dconf.service'), 'w') as f:
-        f.write('[D-BUS Service]\nName=ca.desrt.dconf\nExec=/usr/libexec/dconf-service\n')
-    for root, dirs, files in os.walk(work):
-        for name in dirs + files:
-            os.lchown(os.path.join(root, name), USER_ID, USER_ID)
-    os.lchown(work, USER_ID, USER_ID)
+    hand_to_nobody(work)

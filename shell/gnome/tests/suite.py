@@ -8,8 +8,8 @@ import os
 import shutil
 import subprocess
 
-from harness import USER_ID, session_environment
-from runner import Desktop, install_test_apps, remove_installed, serve_requests, update_dconf
+from harness import session_environment
+from runner import Desktop, hand_to_nobody, install_test_apps, remove_installed, serve_requests, update_dconf
 from shellinfo import HELPER_UUID, SHELL_MAJOR, UUID
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -157,14 +157,9 @@ def prepare_work(work):
     # App Mode case (modecases.py) can write it as an administrator would.
     with open(os.path.join(work, 'managed.json'), 'w') as f:
         f.write('{}\n')
-    with open(os.path.join(work, 'services/ca.desrt.dconf.service'), 'w') as f:
-        f.write('[D-BUS Service]\nName=ca.desrt.dconf\nExec=/usr/libexec/dconf-service\n')
     # The shell's own notification service, which the shell starts: it owns
     # org.freedesktop.Notifications and passes what apps send to the shell.
     notifications = '/usr/share/dbus-1/services/org.gnome.Shell.Notifications.service'
     if os.path.exists(notifications):
         shutil.copy(notifications, os.path.join(work, 'services'))
-    for root, dirs, files in os.walk(work):
-        for name in dirs + files:
-            os.lchown(os.path.join(root, name), USER_ID, USER_ID)
-    os.lchown(work, USER_ID, USER_ID)
+    hand_to_nobody(work)

@@ -12,7 +12,7 @@ import subprocess
 import threading
 import time
 
-from harness import BUS_NAME, log, percentiles, quantile
+from harness import BUS_NAME, beside_reference, log
 from waiting import wait_for
 
 SESSIONS_MEASURED = 20
@@ -35,8 +35,7 @@ class Figures:
             log(f'FIGURE KWin {self.kwin_version}, {SESSIONS_MEASURED} sessions, seen by the probe; reference: a '
                 'script loaded over D-Bus minimizes or restores the other app')
             for name, values, floor in rows:
-                log(f'FIGURE   {name}: {percentiles(values)}; reference {percentiles(floor)}; p99 '
-                    f'{quantile(values, 0.99) / max(quantile(floor, 0.99), 0.1):.2f}x the reference')
+                log(f'FIGURE   {name}: {beside_reference(values, floor)}')
             self.idle_cost()
         except Exception as error:
             log(f'FIGURE latency: not measured ({error})')

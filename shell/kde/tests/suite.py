@@ -9,9 +9,9 @@ import shutil
 import subprocess
 
 import fakeinput
-from harness import USER_ID, session_environment
+from harness import session_environment
 from kwin import SCRIPT_ID, SOCKET
-from runner import DAEMON, Desktop, install_test_apps
+from runner import DAEMON, Desktop, hand_to_nobody, install_test_apps
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 KDE_DIR = os.path.dirname(HERE)
@@ -139,9 +139,4 @@ def prepare_work(work, install):
         f.write('{}\n')
     with open(os.path.join(work, 'config/kdeglobals'), 'w') as f:
         f.write(KDEGLOBALS)
-    with open(os.path.join(work, 'services/ca.desrt.dconf.service'), 'w') as f:
-        f.write('[D-BUS Service]\nName=ca.desrt.dconf\nExec=/usr/libexec/dconf-service\n')
-    for root, dirs, files in os.walk(work):
-        for name in dirs + files:
-            os.lchown(os.path.join(root, name), USER_ID, USER_ID)
-    os.lchown(work, USER_ID, USER_ID)
+    hand_to_nobody(work)

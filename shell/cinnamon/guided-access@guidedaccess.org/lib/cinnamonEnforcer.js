@@ -8,7 +8,9 @@
 //                   minimized and never given the focus (AppLock, the GNOME
 //                   extension's, on Cinnamon's window manager); Cinnamon's
 //                   ways away from it closed: the panels, hot corners, Expo,
-//                   Scale, the switchers and Cinnamon's hotkeys (ShellLockdown)
+//                   Scale, the switchers and Cinnamon's hotkeys (ShellLockdown);
+//                   the locked app launched again when it has gone (AppKeeper,
+//                   the GNOME extension's, on Cinnamon's app system)
 //   the gesture   → Super+Alt+Escape pressed three times within a second
 //                   during a session opens the end dialog (EndDialog)
 //
@@ -19,6 +21,7 @@
 
 import {ServiceClient} from './service.js';
 import {AppLock} from './appLock.js';
+import {AppKeeper} from './appKeeper.js';
 import {TriplePress} from './triplePress.js';
 import {EndDialog} from './endDialog.js';
 import {ShellLockdown} from './shellLockdown.js';
@@ -47,9 +50,13 @@ export class Enforcer {
             appeared: () => this._service.registerEnforcer(CAPABILITIES),
             timeLimitWarning: () => {},
         }, ENFORCER);
-        // The app's presence matters to relaunching it, which this enforcer
-        // does not do yet (shell/cinnamon/README.md).
-        this._lock = new AppLock(deps, this._service, {appWindow: () => {}, appGone: () => {}});
+        // An app that cannot be launched again (3 times a minute at most)
+        // is logged; the shield that says so is not made yet (README).
+        this._keeper = new AppKeeper(deps, () => {});
+        this._lock = new AppLock(deps, this._service, {
+            appWindow: window => this._keeper.appWindow(window),
+            appGone: () => this._keeper.appGone(),
+        });
         deps.Main.keybindingManager.addHotKey(GESTURE_BINDING, GESTURE, () => this._pressed());
         this._service.start();
     }
@@ -60,7 +67,8 @@ export class Enforcer {
         this._service.destroy();
         this._lockdown?.destroy();
         this._lock.destroy();
-        this._dialog = this._service = this._lock = this._lockdown = null;
+        this._keeper.destroy();
+        this._dialog = this._service = this._lock = this._lockdown = this._keeper = null;
     }
 
     _sync() {
@@ -76,6 +84,7 @@ export class Enforcer {
 
     _apply(session) {
         this._session = session;
+        this._keeper.follow(session?.app ?? null);
         if (session === null) {
             this._dialog?.destroy();
             this._lockdown?.destroy();
