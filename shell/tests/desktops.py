@@ -45,7 +45,7 @@ DESKTOPS = (
     # (shell/cinnamon/README.md).
     Desktop('cinnamon', 'Cinnamon', {'host': (), 'roots': ()}, setup=r'^extension enables', groups={
         'lock': r'^(other app|also-allowed|unloading|switching|kill -9)',
-        'dialogs': r'^Super\+Alt\+Escape',
+        'dialogs': r'^(Super\+Alt\+Escape|a session with a time limit|expiry)',
         'redteam': r'^red team',
         'modes': r'^managed Single App Mode',
     }),

@@ -25,7 +25,9 @@ HELPERS = r"""
             const w = ga.win(title);
             if (w === null)
                 return null;
-            return {minimized: w.minimized, focused: global.display.focus_window === w, pid: w.get_pid()};
+            const r = w.get_frame_rect();
+            return {minimized: w.minimized, focused: global.display.focus_window === w, pid: w.get_pid(),
+                    x: r.x, y: r.y, width: r.width, height: r.height};
         },
         activate(title) {
             Main.activateWindow(ga.win(title), global.get_current_time());
@@ -84,6 +86,15 @@ HELPERS = r"""
                             imports.ui.runDialog.RunDialog.prototype.open.toString().length],
                 windows: global.get_window_actors().map(a => [a.meta_window.get_title(), a.meta_window.minimized]).sort(),
             };
+        },
+        // What a person (or a screen reader) gets of the actor called
+        // `name` while it is on screen: its accessible name or its text;
+        // null while it is not shown.
+        shown(name) {
+            const actor = ga.find(Main.uiGroup, name);
+            if (actor === null || !actor.mapped)
+                return null;
+            return actor.accessible_name || actor.text || '';
         },
         find(actor, name) {
             if (actor.name === name)
@@ -233,6 +244,21 @@ class Cinnamon:
     def enabled_extensions(self):
         return subprocess.run(['gsettings', 'get', 'org.cinnamon', 'enabled-extensions'], env=self.env,
                               capture_output=True, text=True, timeout=20).stdout
+
+    def clicks(self, name):
+        """Distinct clicks the app logged (GTK reports each twice)."""
+        with open(self.apps[name][1]) as f:
+            return len({tuple(line.split()[1:4]) for line in f if line.startswith('click ')})
+
+    def click_reaches(self, name, x, y, seconds=1.0):
+        """Clicks at (x, y); True once `name` logged the click."""
+        before = self.clicks(name)
+        self.xdotool('mousemove', str(x), str(y), 'click', '1')
+        try:
+            wait_for(lambda: self.clicks(name) > before, seconds, 0.05, f'the click to reach {name}')
+            return True
+        except TimeoutError:
+            return False
 
     def keys(self, name):
         """The keys the app received: (timestamp, key name) of each press."""

@@ -11,6 +11,8 @@
 //                   Scale, the switchers and Cinnamon's hotkeys (ShellLockdown);
 //                   the locked app launched again when it has gone (AppKeeper,
 //                   the GNOME extension's, on Cinnamon's app system)
+//   TimeLimit     → the time left, the daemon's warnings and, when the time
+//                   is up, a shield that only the gesture passes (TimeLimit)
 //   the gesture   → Super+Alt+Escape pressed three times within a second
 //                   during a session opens the end dialog (EndDialog)
 //
@@ -25,6 +27,7 @@ import {AppKeeper} from './appKeeper.js';
 import {TriplePress} from './triplePress.js';
 import {EndDialog} from './endDialog.js';
 import {ShellLockdown} from './shellLockdown.js';
+import {TimeLimit} from './timeLimit.js';
 import {reachableApps} from '../common/session.js';
 import {CAPABILITY, SYSTEM_RESTRICTION} from '../common/contract.js';
 
@@ -34,6 +37,8 @@ export const CAPABILITIES = [CAPABILITY.appLock, CAPABILITY.alsoAllowed, SYSTEM_
     SYSTEM_RESTRICTION.powerMenu];
 // The gesture's keys (GNOME's default too), in Cinnamon's keybinding syntax.
 export const GESTURE = '<Super><Alt>Escape';
+// The same keys as people read them, in the messages that refer to them.
+export const GESTURE_KEYS = 'Super+Alt+Escape';
 const GESTURE_BINDING = 'guided-access-gesture';
 
 export class Enforcer {
@@ -48,11 +53,12 @@ export class Enforcer {
         this._service = new ServiceClient(deps, {
             changed: () => this._sync(),
             appeared: () => this._service.registerEnforcer(CAPABILITIES),
-            timeLimitWarning: () => {},
+            timeLimitWarning: secondsLeft => this._timeLimit.warn(secondsLeft),
         }, ENFORCER);
         // An app that cannot be launched again (3 times a minute at most)
         // is logged; the shield that says so is not made yet (README).
         this._keeper = new AppKeeper(deps, () => {});
+        this._timeLimit = new TimeLimit(deps, GESTURE_KEYS);
         this._lock = new AppLock(deps, this._service, {
             appWindow: window => this._keeper.appWindow(window),
             appGone: () => this._keeper.appGone(),
@@ -68,7 +74,8 @@ export class Enforcer {
         this._lockdown?.destroy();
         this._lock.destroy();
         this._keeper.destroy();
-        this._dialog = this._service = this._lock = this._lockdown = this._keeper = null;
+        this._timeLimit.destroy();
+        this._dialog = this._service = this._lock = this._lockdown = this._keeper = this._timeLimit = null;
     }
 
     _sync() {
@@ -85,6 +92,7 @@ export class Enforcer {
     _apply(session) {
         this._session = session;
         this._keeper.follow(session?.app ?? null);
+        this._timeLimit.follow(session);
         if (session === null) {
             this._dialog?.destroy();
             this._lockdown?.destroy();

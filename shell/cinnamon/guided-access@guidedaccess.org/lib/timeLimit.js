@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// A session's time limit on screen, Cinnamon's way (its panel, with the
+// clock, is hidden during a session):
+//
+//   the time left   in a pill at the top right of the primary monitor,
+//                   counted down each second (TimePill, the GNOME
+//                   extension's, with Cinnamon's OSD style)
+//   a warning       the daemon's TimeLimitWarning shown at the bottom of
+//                   the screen for a few seconds, in Cinnamon's info OSD style
+//   time is up      a shield over the whole screen, the app included, that
+//                   takes every click and says which keys end the session
+//                   (chrome, so that X11 input reaches it rather than the
+//                   app's window below)
+//
+// None of it takes the keyboard: the gesture and the end dialog still work.
+
+import {TimePill} from './timePill.js';
+import {formatRemaining, remainingSeconds} from '../common/session.js';
+
+const WARNING_SECONDS = 4;
+
+export class TimeLimit {
+    // deps: {_, St, Clutter, GLib, Main}; gesture: the gesture's keys as a
+    // person reads them ("Super+Alt+Escape").
+    constructor(deps, gesture) {
+        this._deps = deps;
+        this._gesture = gesture;
+        this._session = null;
+        this._pill = new TimePill(deps);
+        this._tickSource = 0;
+        this._warning = null;
+        this._warningSource = 0;
+        this._shield = null;
+    }
+
+    // The session enforced now, or null.
+    follow(session) {
+        const {GLib} = this._deps;
+        this._session = session;
+        const limited = session !== null && session.timeLimit > 0;
+        if (limited && this._tickSource === 0) {
+            this._tickSource = GLib.timeout_add_seconds(GLib.PRIORITY_DEFAULT, 1, () => {
+                this._tick();
+                return GLib.SOURCE_CONTINUE;
+            });
+        } else if (!limited && this._tickSource !== 0) {
+            GLib.source_remove(this._tickSource);
+            this._tickSource = 0;
+        }
+        this._tick();
+        this._setShield(session !== null && session.state === 'expired');
+        if (session === null)
+            this._hideWarning();
+    }
+
+    _tick() {
+        const {_, GLib, Main} = this._deps;
+        const session = this._session;
+        if (session === null || !(session.timeLimit > 0)) {
+            this._pill.show('', '', null);
+            return;
+        }
+        const left = formatRemaining(remainingSeconds(session, GLib.get_real_time()));
+        this._pill.show(left, _('Guided Access, %s left').format(left), Main.layoutManager.primaryMonitor);
+    }
+
+    // TimeLimitWarning: `secondsLeft` at the bottom of the screen a moment.
+    warn(secondsLeft) {
+        const {_, St, GLib, Main} = this._deps;
+        this._hideWarning();
+        const monitor = Main.layoutManager.primaryMonitor;
+        this._warning = new St.Label({
+            name: 'guided-access-warning', style_class: 'info-osd',
+            text: _('Guided Access ends in %s').format(formatRemaining(Number(secondsLeft))),
+        });
+        Main.uiGroup.add_child(this._warning);
+        const [, width] = this._warning.get_preferred_width(-1);
+        const [, height] = this._warning.get_preferred_height(width);
+        this._warning.set_position(monitor.x + Math.round((monitor.width - width) / 2),
+            monitor.y + monitor.height - height - 80);
+        this._warningSource = GLib.timeout_add_seconds(GLib.PRIORITY_DEFAULT, WARNING_SECONDS, () => {
+            this._warningSource = 0;
+            this._hideWarning();
+            return GLib.SOURCE_REMOVE;
+        });
+    }
+
+    _hideWarning() {
+        if (this._warningSource !== 0)
+            this._deps.GLib.source_remove(this._warningSource);
+        this._warningSource = 0;
+        this._warning?.destroy();
+        this._warning = null;
+    }
+
+    _setShield(shown) {
+        const {_, St, Clutter, Main, global} = this._deps;
+        if (shown === (this._shield !== null))
+            return;
+        if (!shown) {
+            Main.layoutManager.removeChrome(this._shield);
+            this._shield.destroy();
+            this._shield = null;
+            return;
+        }
+        const text = _('Time is up. Press %s three times to end Guided Access.').format(this._gesture);
+        this._shield = new St.Bin({
+            name: 'guided-access-expiry-shield', reactive: true, accessible_name: text,
+            style: 'background-color: rgba(0, 0, 0, 0.6);',
+            x_align: St.Align.MIDDLE, y_align: St.Align.MIDDLE,
+        });
+        this._shield.set_child(new St.Label({text, style_class: 'info-osd'}));
+        this._shield.add_constraint(new Clutter.BindConstraint({
+            source: global.stage, coordinate: Clutter.BindCoordinate.ALL,
+        }));
+        Main.layoutManager.addChrome(this._shield, {visibleInFullscreen: true});
+    }
+
+    destroy() {
+        this.follow(null);
+        this._pill.destroy();
+    }
+}
