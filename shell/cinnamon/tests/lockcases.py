@@ -18,7 +18,7 @@ class LockCases:
     def enforcer_registered(self):
         enforcers = wait_for(lambda: self.enforcers().get('cinnamon') is not None and self.enforcers(), 10, 0.1,
                              'RegisterEnforcer("cinnamon", ...)')
-        claims = ['also-allowed', 'app-lock', 'app-switching', 'power-menu']
+        claims = ['also-allowed', 'app-lock', 'app-switching', 'disabled-regions', 'power-menu']
         if sorted(enforcers['cinnamon']) != claims:
             raise AssertionError(f'Enforcers is {enforcers}: "cinnamon" should claim exactly {", ".join(claims)}')
         status = subprocess.run([f'{self.work}/bin/guided-access', 'status'], env=self.env, capture_output=True,
@@ -211,3 +211,31 @@ class LockCases:
         return (f'control: stayed gone without a session; in the session launched again 3 times (kill → window '
                 f'{", ".join(f"{t:.2f}" for t in took)} s), focused, app-b minimized; the 4th exit within a minute '
                 'left it gone, the lock held')
+
+    def disabled_region(self):
+        """A click in a disabled region does not reach the app, one beside it
+        does; after End both do. Control: both reach it without a session."""
+        for name in ('app-a', 'app-b'):
+            if self.window(name) is None:
+                self.start_app(name)
+        self.activate('app-a')
+        a = self.window('app-a')
+        # The left half of app-a's window (below its title bar) is disabled.
+        region = (a['x'], a['y'], a['width'] // 2, a['height'])
+        inside = (a['x'] + a['width'] // 4, a['y'] + a['height'] // 2)
+        outside = (a['x'] + 3 * a['width'] // 4, a['y'] + a['height'] // 2)
+        if not (self.click_reaches('app-a', *inside) and self.click_reaches('app-a', *outside)):
+            raise AssertionError('control: clicks did not reach app-a without a session')
+        self.start_session('app-a', regions=[region])
+        try:
+            wait_for(lambda: self.window('app-b')['minimized'], 5, what='the lock')
+            time.sleep(0.3)
+            inside_reached, outside_reached = self.click_reaches('app-a', *inside), self.click_reaches('app-a', *outside)
+        finally:
+            self.end_session()
+        if inside_reached:
+            raise AssertionError('a click inside the disabled region reached the app')
+        if not outside_reached:
+            raise AssertionError('a click outside the disabled region did not reach the app')
+        wait_for(lambda: self.click_reaches('app-a', *inside, seconds=0.5), 3, what='a click in the former region after End')
+        return f'region {region}: the click inside stopped, the one outside reached app-a; both after End'

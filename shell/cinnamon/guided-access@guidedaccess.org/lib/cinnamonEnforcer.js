@@ -11,6 +11,7 @@
 //                   Scale, the switchers and Cinnamon's hotkeys (ShellLockdown);
 //                   the locked app launched again when it has gone (AppKeeper,
 //                   the GNOME extension's, on Cinnamon's app system)
+//   DisabledRegions → an invisible blocker over each (RegionBlockers)
 //   TimeLimit     → the time left, the daemon's warnings and, when the time
 //                   is up, a shield that only the gesture passes (TimeLimit)
 //   the gesture   → Super+Alt+Escape pressed three times within a second
@@ -28,13 +29,14 @@ import {TriplePress} from './triplePress.js';
 import {EndDialog} from './endDialog.js';
 import {ShellLockdown} from './shellLockdown.js';
 import {TimeLimit} from './timeLimit.js';
+import {RegionBlockers} from './regionBlockers.js';
 import {reachableApps} from '../common/session.js';
 import {CAPABILITY, SYSTEM_RESTRICTION} from '../common/contract.js';
 
 // The name the daemon knows this enforcer by, and what it enforces.
 export const ENFORCER = 'cinnamon';
-export const CAPABILITIES = [CAPABILITY.appLock, CAPABILITY.alsoAllowed, SYSTEM_RESTRICTION.appSwitching,
-    SYSTEM_RESTRICTION.powerMenu];
+export const CAPABILITIES = [CAPABILITY.appLock, CAPABILITY.alsoAllowed, CAPABILITY.disabledRegions,
+    SYSTEM_RESTRICTION.appSwitching, SYSTEM_RESTRICTION.powerMenu];
 // The gesture's keys (GNOME's default too), in Cinnamon's keybinding syntax.
 export const GESTURE = '<Super><Alt>Escape';
 // The same keys as people read them, in the messages that refer to them.
@@ -49,6 +51,8 @@ export class Enforcer {
         this._session = null; // the session enforced now, or null
         this._dialog = null; // the EndDialog while it is open
         this._lockdown = null; // the ShellLockdown while a session runs
+        this._regions = null; // the RegionBlockers of the session's regions
+        this._regionsKey = '[]'; // which regions they block (JSON)
         this._presses = new TriplePress();
         this._service = new ServiceClient(deps, {
             changed: () => this._sync(),
@@ -75,6 +79,7 @@ export class Enforcer {
         this._lock.destroy();
         this._keeper.destroy();
         this._timeLimit.destroy();
+        this._blockRegions([]);
         this._dialog = this._service = this._lock = this._lockdown = this._keeper = this._timeLimit = null;
     }
 
@@ -97,13 +102,25 @@ export class Enforcer {
             this._dialog?.destroy();
             this._lockdown?.destroy();
             this._lockdown = null;
+            this._blockRegions([]);
             this._lock.destroy();
             return;
         }
+        this._blockRegions(session.regions);
         this._lock.lock(session.app, reachableApps(session));
         // Not `??=`: Cinnamon 5.6's cjs does not take it.
         if (this._lockdown === null)
             this._lockdown = new ShellLockdown(this._deps, [GESTURE_BINDING]);
+    }
+
+    // Blockers over `regions`, made again only when they changed.
+    _blockRegions(regions) {
+        const key = JSON.stringify(regions);
+        if (key === this._regionsKey)
+            return;
+        this._regions?.destroy();
+        this._regions = regions.length > 0 ? new RegionBlockers(this._deps, regions) : null;
+        this._regionsKey = key;
     }
 
     _pressed() {
