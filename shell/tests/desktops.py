@@ -44,7 +44,7 @@ DESKTOPS = (
     # Cinnamon (Linux Mint's desktop) under Xvfb: one monitor so far
     # (shell/cinnamon/README.md).
     Desktop('cinnamon', 'Cinnamon', {'host': (), 'roots': ()}, setup=r'^extension enables', groups={
-        'lock': r'^(other app|also-allowed|a click in a disabled region|unloading|switching|kill -9)',
+        'lock': r'^(other app|also-allowed|a click in a disabled region|touch denied|unloading|switching|kill -9)',
         'dialogs': r'^(Super\+Alt\+Escape|a session with a time limit|expiry)',
         'redteam': r'^red team',
         'modes': r'^managed Single App Mode',

@@ -18,7 +18,7 @@ class LockCases:
     def enforcer_registered(self):
         enforcers = wait_for(lambda: self.enforcers().get('cinnamon') is not None and self.enforcers(), 10, 0.1,
                              'RegisterEnforcer("cinnamon", ...)')
-        claims = ['also-allowed', 'app-lock', 'app-switching', 'disabled-regions', 'power-menu']
+        claims = ['also-allowed', 'app-lock', 'app-switching', 'disabled-regions', 'power-menu', 'touch']
         if sorted(enforcers['cinnamon']) != claims:
             raise AssertionError(f'Enforcers is {enforcers}: "cinnamon" should claim exactly {", ".join(claims)}')
         status = subprocess.run([f'{self.work}/bin/guided-access', 'status'], env=self.env, capture_output=True,
@@ -239,3 +239,41 @@ class LockCases:
             raise AssertionError('a click outside the disabled region did not reach the app')
         wait_for(lambda: self.click_reaches('app-a', *inside, seconds=0.5), 3, what='a click in the former region after End')
         return f'region {region}: the click inside stopped, the one outside reached app-a; both after End'
+
+    def touch_denied(self):
+        """touch denied: no click reaches the app, anywhere on it; keys still
+        do, and the gesture still ends the session. Control: clicks reach it
+        in a session with touch allowed, and after End."""
+        for name in ('app-a', 'app-b'):
+            if self.window(name) is None:
+                self.start_app(name)
+        self.activate('app-a')
+        a = self.window('app-a')
+        centre = (a['x'] + a['width'] // 2, a['y'] + a['height'] // 2)
+        self.start_session('app-a')
+        try:
+            wait_for(lambda: self.window('app-b')['minimized'], 5, what='the lock')
+            if not self.click_reaches('app-a', *centre):
+                raise AssertionError('control: a click did not reach app-a in a session with touch allowed')
+        finally:
+            self.end_session()
+        self.activate('app-a')
+        self.start_session('app-a', restrictions={'touch': 'deny'})
+        try:
+            wait_for(lambda: self.window('app-b')['minimized'], 5, what='the lock')
+            time.sleep(0.3)
+            if self.click_reaches('app-a', *centre):
+                raise AssertionError('a click reached app-a with touch denied')
+            before = len(self.keys('app-a'))
+            self.key('x')
+            wait_for(lambda: len(self.keys('app-a')) > before, 3, 0.05, 'a key to reach app-a with touch denied')
+            self.gesture()
+            wait_for(lambda: self.js('global._ga.endDialog()'), 5, 0.05, 'the end dialog with touch denied')
+            self.type_text(PASSCODE)
+            self.key('Return')
+            wait_for(lambda: not self.prop('Enabled'), 10, 0.1, 'the passcode to end the session')
+        finally:
+            if self.prop('Enabled'):
+                self.end_session()
+        wait_for(lambda: self.click_reaches('app-a', *centre, seconds=0.5), 3, what='a click to reach app-a after End')
+        return 'no click reached app-a; keys did; the gesture and the passcode ended the session; clicks again after End'

@@ -11,7 +11,8 @@
 //                   Scale, the switchers and Cinnamon's hotkeys (ShellLockdown);
 //                   the locked app launched again when it has gone (AppKeeper,
 //                   the GNOME extension's, on Cinnamon's app system)
-//   DisabledRegions → an invisible blocker over each (RegionBlockers)
+//   DisabledRegions → an invisible blocker over each (RegionBlockers); with
+//                   touch denied, one over the whole screen, the app included
 //   TimeLimit     → the time left, the daemon's warnings and, when the time
 //                   is up, a shield that only the gesture passes (TimeLimit)
 //   the gesture   → Super+Alt+Escape pressed three times within a second
@@ -30,13 +31,13 @@ import {EndDialog} from './endDialog.js';
 import {ShellLockdown} from './shellLockdown.js';
 import {TimeLimit} from './timeLimit.js';
 import {RegionBlockers} from './regionBlockers.js';
-import {reachableApps} from '../common/session.js';
+import {denied, reachableApps} from '../common/session.js';
 import {CAPABILITY, SYSTEM_RESTRICTION} from '../common/contract.js';
 
 // The name the daemon knows this enforcer by, and what it enforces.
 export const ENFORCER = 'cinnamon';
 export const CAPABILITIES = [CAPABILITY.appLock, CAPABILITY.alsoAllowed, CAPABILITY.disabledRegions,
-    SYSTEM_RESTRICTION.appSwitching, SYSTEM_RESTRICTION.powerMenu];
+    SYSTEM_RESTRICTION.appSwitching, SYSTEM_RESTRICTION.powerMenu, SYSTEM_RESTRICTION.touch];
 // The gesture's keys (GNOME's default too), in Cinnamon's keybinding syntax.
 export const GESTURE = '<Super><Alt>Escape';
 // The same keys as people read them, in the messages that refer to them.
@@ -106,7 +107,9 @@ export class Enforcer {
             this._lock.destroy();
             return;
         }
-        this._blockRegions(session.regions);
+        const {global} = this._deps;
+        const wholeScreen = {x: 0, y: 0, width: global.stage.width, height: global.stage.height};
+        this._blockRegions(denied(session, SYSTEM_RESTRICTION.touch) ? [wholeScreen] : session.regions);
         this._lock.lock(session.app, reachableApps(session));
         // Not `??=`: Cinnamon 5.6's cjs does not take it.
         if (this._lockdown === null)
