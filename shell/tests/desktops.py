@@ -48,5 +48,6 @@ DESKTOPS = (
         'dialogs': r'^(Super\+Alt\+Escape|a session with a time limit|expiry)',
         'redteam': r'^red team',
         'modes': r'^managed Single App Mode',
+        'settings': r'^Cinnamon.s own settings',
     }),
 )
