@@ -49,5 +49,6 @@ DESKTOPS = (
         'redteam': r'^red team',
         'modes': r'^managed Single App Mode',
         'settings': r'^Cinnamon.s own settings',
+        'assessment': r'^assessment',
     }),
 )

@@ -13,6 +13,7 @@ from runner import DAEMON, Desktop, hand_to_nobody, install_test_apps
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CINNAMON_DIR = os.path.dirname(HERE)
+SHARED_TESTS = os.path.join(os.path.dirname(CINNAMON_DIR), 'tests')
 UUID = 'guided-access@guidedaccess.org'
 CLI = os.path.join(os.path.dirname(DAEMON), 'guided-access')
 APPS = ('app-a', 'app-b', 'app-c')
@@ -79,6 +80,7 @@ def prepare_work(work):
     if result.returncode != 0 or not os.path.isdir(os.path.join(extensions, UUID)):
         raise RuntimeError(f'shell/cinnamon/install failed: {(result.stderr or result.stdout).strip()}')
     shutil.copy(CLI, os.path.join(work, 'bin/guided-access'))
+    shutil.copy(os.path.join(SHARED_TESTS, 'exam.py'), os.path.join(work, 'bin'))
     install_test_apps(work, APPS, APPS)
     with open(os.path.join(work, 'managed.json'), 'w') as f:
         f.write('{}\n')

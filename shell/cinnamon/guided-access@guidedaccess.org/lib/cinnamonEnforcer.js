@@ -13,6 +13,10 @@
 //                   the GNOME extension's, on Cinnamon's app system)
 //   DisabledRegions → an invisible blocker over each (RegionBlockers); with
 //                   touch denied, one over the whole screen, the app included
+//   Assessment    → the lock keeps it as any session (the exam app and its
+//                   participants reachable); Cinnamon's own screenshot
+//                   service refuses unless it allows screen capture
+//                   (ScreenshotGuard)
 //   TimeLimit     → the time left, the daemon's warnings and, when the time
 //                   is up, a shield that only the gesture passes (TimeLimit)
 //   the gesture   → Super+Alt+Escape pressed three times within a second
@@ -31,13 +35,14 @@ import {EndDialog} from './endDialog.js';
 import {ShellLockdown} from './shellLockdown.js';
 import {TimeLimit} from './timeLimit.js';
 import {RegionBlockers} from './regionBlockers.js';
-import {denied, reachableApps} from '../common/session.js';
+import {ScreenshotGuard} from './screenshotGuard.js';
+import {assessmentDenies, denied, reachableApps} from '../common/session.js';
 import {CAPABILITY, SYSTEM_RESTRICTION} from '../common/contract.js';
 
 // The name the daemon knows this enforcer by, and what it enforces.
 export const ENFORCER = 'cinnamon';
 export const CAPABILITIES = [CAPABILITY.appLock, CAPABILITY.alsoAllowed, CAPABILITY.disabledRegions,
-    SYSTEM_RESTRICTION.appSwitching, SYSTEM_RESTRICTION.powerMenu, SYSTEM_RESTRICTION.touch];
+    CAPABILITY.assessment, SYSTEM_RESTRICTION.appSwitching, SYSTEM_RESTRICTION.powerMenu, SYSTEM_RESTRICTION.touch];
 // The gesture's keys (GNOME's default too), in Cinnamon's keybinding syntax.
 export const GESTURE = '<Super><Alt>Escape';
 // The same keys as people read them, in the messages that refer to them.
@@ -54,6 +59,7 @@ export class Enforcer {
         this._lockdown = null; // the ShellLockdown while a session runs
         this._regions = null; // the RegionBlockers of the session's regions
         this._regionsKey = '[]'; // which regions they block (JSON)
+        this._screenshots = null; // the ScreenshotGuard during an assessment that wants it
         this._presses = new TriplePress();
         this._service = new ServiceClient(deps, {
             changed: () => this._sync(),
@@ -81,6 +87,7 @@ export class Enforcer {
         this._keeper.destroy();
         this._timeLimit.destroy();
         this._blockRegions([]);
+        this._guardScreenshots(false);
         this._dialog = this._service = this._lock = this._lockdown = this._keeper = this._timeLimit = null;
     }
 
@@ -104,9 +111,11 @@ export class Enforcer {
             this._lockdown?.destroy();
             this._lockdown = null;
             this._blockRegions([]);
+            this._guardScreenshots(false);
             this._lock.destroy();
             return;
         }
+        this._guardScreenshots(assessmentDenies(session, 'allowsScreenCapture'));
         const {global} = this._deps;
         const wholeScreen = {x: 0, y: 0, width: global.stage.width, height: global.stage.height};
         this._blockRegions(denied(session, SYSTEM_RESTRICTION.touch) ? [wholeScreen] : session.regions);
@@ -124,6 +133,13 @@ export class Enforcer {
         this._regions?.destroy();
         this._regions = regions.length > 0 ? new RegionBlockers(this._deps, regions) : null;
         this._regionsKey = key;
+    }
+
+    _guardScreenshots(guarded) {
+        if (guarded === (this._screenshots !== null))
+            return;
+        this._screenshots?.destroy();
+        this._screenshots = guarded ? new ScreenshotGuard(this._deps) : null;
     }
 
     _pressed() {
