@@ -54,7 +54,15 @@ HELPERS = r"""
             const focus = global.stage.key_focus;
             const entry = ga.find(dialog, 'guided-access-passcode');
             const message = ga.find(dialog, 'guided-access-message');
-            return {texts, passcodeFocused: entry !== null && focus === entry.clutter_text,
+            // The controls a person works, with the name a screen reader says.
+            const controls = [];
+            const collect = actor => {
+                if (actor instanceof imports.gi.St.Button || actor instanceof imports.gi.St.Entry)
+                    controls.push(actor.accessible_name || actor.label || '');
+                actor.get_children().forEach(collect);
+            };
+            collect(dialog);
+            return {texts, controls, passcodeFocused: entry !== null && focus === entry.clutter_text,
                     message: message ? message.text : null,
                     role: imports.gi.Atk.role_get_name(dialog.get_accessible().get_role())};
         },

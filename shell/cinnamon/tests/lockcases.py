@@ -9,7 +9,7 @@ import signal
 import subprocess
 import time
 
-from harness import PASSCODE
+from harness import PASSCODE, log
 from suite import UUID
 from waiting import wait_for
 
@@ -92,6 +92,11 @@ class LockCases:
         dialog = wait_for(lambda: self.js('global._ga.endDialog()'), 5, 0.05, 'the end dialog')
         if not dialog['passcodeFocused']:
             raise AssertionError(f'the passcode field does not have the keyboard: {dialog}')
+        unnamed = [name for name in dialog['controls'] if not name]
+        log(f'A11Y Cinnamon end dialog: {len(dialog["controls"])} controls ({", ".join(dialog["controls"])}), '
+            f'unnamed: {len(unnamed)}')
+        if unnamed or len(dialog['controls']) < 3:
+            raise AssertionError(f'the dialog\'s controls and their names: {dialog["controls"]}')
         time.sleep(0.3)  # its fade-in
         self.screenshot('cinnamon-end-dialog')
         self.type_text('1111')
@@ -237,6 +242,7 @@ class LockCases:
             raise AssertionError('a click inside the disabled region reached the app')
         if not outside_reached:
             raise AssertionError('a click outside the disabled region did not reach the app')
+        self.activate('app-a')  # the windows End restored may lie over it
         wait_for(lambda: self.click_reaches('app-a', *inside, seconds=0.5), 3, what='a click in the former region after End')
         return f'region {region}: the click inside stopped, the one outside reached app-a; both after End'
 
@@ -275,5 +281,6 @@ class LockCases:
         finally:
             if self.prop('Enabled'):
                 self.end_session()
+        self.activate('app-a')  # the windows End restored may lie over it
         wait_for(lambda: self.click_reaches('app-a', *centre, seconds=0.5), 3, what='a click to reach app-a after End')
         return 'no click reached app-a; keys did; the gesture and the passcode ended the session; clicks again after End'

@@ -36,6 +36,8 @@ export class EndDialog {
                 name: 'guided-access-passcode', style_class: 'run-dialog-entry', can_focus: true,
                 hint_text: _('Passcode'), accessible_name: _('Passcode'),
             });
+            // The text inside has the keyboard focus: a screen reader names it too.
+            this._entry.clutter_text.accessible_name = _('Passcode');
             this._entry.clutter_text.set_password_char('\u25cf');
             this._entry.clutter_text.connect('activate', () => this._end());
             content.add_child(this._entry);
