@@ -204,8 +204,20 @@ class KWin:
         return f' [windows: {self.on_screen()}]'
 
     def kwin_call(self, path, interface, method, *args, timeout=10):
-        proxy = self.bus.get_object('org.kde.KWin', path, introspect=False)
-        return proxy.get_dbus_method(method, interface)(*args, timeout=timeout)
+        """A method of KWin's object `path`. KWin 5.27 restarts compositing
+        on a reconfigure (the daemon's at a session's start and End, the
+        cases' own), and its /Effects object is gone until it is back: a
+        call there is tried again for up to 5 s."""
+        deadline = time.monotonic() + 5
+        while True:
+            proxy = self.bus.get_object('org.kde.KWin', path, introspect=False)
+            try:
+                return proxy.get_dbus_method(method, interface)(*args, timeout=timeout)
+            except self.dbus.DBusException as error:
+                if path != '/Effects' or error.get_dbus_name() != 'org.freedesktop.DBus.Error.UnknownObject' \
+                        or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def scripting(self, method, *args, timeout=10):
         """KWin's scripting (org.kde.KWin /Scripting): loadScript, start..."""
