@@ -90,7 +90,8 @@ struct GuidedAccessDaemon {
         // Elsewhere whatever backend GIO picks: dconf on GNOME and Cinnamon, keyfile or memory (GSETTINGS_BACKEND).
         configuration.desktop = plasma ?? GSettingsDesktop(scope: .desktop(liveDesktop == .cinnamon ? .cinnamon : .gnome))
         configuration.launcher = DesktopAppLauncher()
-        configuration.enforcerOffSettings = ["cinnamon": GSettingsListMember.cinnamonExtension]
+        // Only in Cinnamon: the setting keeps a GLib thread of its own for the daemon's life.
+        if liveDesktop == .cinnamon { configuration.enforcerOffSettings["cinnamon"] = GSettingsListMember.cinnamonExtension }
         if let configHome { configuration.enforcerOffSettings["kwin"] = KConfigSetting.kwinScript(in: configHome) }
 
         let service: GuidedAccessService
