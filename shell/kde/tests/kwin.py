@@ -204,28 +204,69 @@ class KWin:
         return f' [windows: {self.on_screen()}]'
 
     def kwin_call(self, path, interface, method, *args, timeout=10):
-        """A method of KWin's object `path`. KWin 5.27 restarts compositing
-        on a reconfigure (the daemon's at a session's start and End, the
-        cases' own), and its /Effects object is gone until it is back: a
-        call there is tried again for up to 5 s."""
-        deadline = time.monotonic() + 5
-        while True:
+        """A method of KWin's object `path`; where the object is gone while
+        KWin restarts its compositing, asked again once it is back."""
+        def call():
             proxy = self.bus.get_object('org.kde.KWin', path, introspect=False)
-            try:
-                return proxy.get_dbus_method(method, interface)(*args, timeout=timeout)
-            except self.dbus.DBusException as error:
-                if path != '/Effects' or error.get_dbus_name() != 'org.freedesktop.DBus.Error.UnknownObject' \
-                        or time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
+            return proxy.get_dbus_method(method, interface)(*args, timeout=timeout)
+        return self.through_compositing_restart(call)
+
+    def through_compositing_restart(self, call):
+        """CALL's result; if it met one of KWin's objects gone (UnknownObject)
+        on a KWin that restarts its compositing, CALL again after the
+        restart (a case that did not wait for it with compositing_back)."""
+        try:
+            return call()
+        except self.dbus.DBusException as error:
+            if error.get_dbus_name() != 'org.freedesktop.DBus.Error.UnknownObject' or not self.restarts_compositing():
+                raise
+        self.compositing_back(time.monotonic() - 2)
+        return call()
+
+    def restarts_compositing(self):
+        """Whether this KWin restarts its compositing on a reconfigure: 5.27
+        does, about 0.3 s after the call (its reconfigure waits 200 ms),
+        for 5 to 10 ms, and then loads its effects again one by one;
+        meanwhile /Effects and the screenshot effect's ScreenShot2 are gone."""
+        return self.kwin_version.startswith('5.')
+
+    def compositing_back(self, since):
+        """On a KWin that restarts its compositing on a reconfigure (the
+        daemon's at a session's Start and End, which apply the screen
+        edges; a case's own), waits for a restart after SINCE (monotonic
+        time, as services.py records compositingToggled) to end and for
+        /Effects and ScreenShot2 (where it captures) to answer again.
+        Returns at once on another KWin, or after 2 s if none came."""
+        if not self.restarts_compositing():
+            return
+        with contextlib.suppress(TimeoutError):
+            wait_for(lambda: any(at > since and active for at, active in self.events()['compositing']), 2, 0.02,
+                     'KWin to restart its compositing')
+        wanted = {'/Effects': 'org.kde.kwin.Effects'}
+        if self.capturing:
+            wanted['/org/kde/KWin/ScreenShot2'] = 'org.kde.KWin.ScreenShot2'
+
+        def answering():
+            for path, interface in wanted.items():
+                try:
+                    proxy = self.bus.get_object('org.kde.KWin', path, introspect=False)
+                    if interface not in str(proxy.Introspect(dbus_interface='org.freedesktop.DBus.Introspectable')):
+                        return False
+                except self.dbus.DBusException:
+                    return False
+            return True
+        wait_for(answering, 5, 0.02, f'{" and ".join(wanted)} back after KWin restarted its compositing')
 
     def scripting(self, method, *args, timeout=10):
         """KWin's scripting (org.kde.KWin /Scripting): loadScript, start..."""
         return self.kwin_call('/Scripting', 'org.kde.kwin.Scripting', method, *args, timeout=timeout)
 
     def reconfigure(self):
-        """KWin reads its configuration again (what System Settings has it do)."""
+        """KWin reads its configuration again (what System Settings has it
+        do), and is back from the compositing restart that may bring."""
+        called = time.monotonic()
         self.kwin_call('/KWin', 'org.kde.KWin', 'reconfigure')
+        self.compositing_back(called)
 
     def kwinrc(self):
         """The person's kwinrc, as text."""
@@ -358,9 +399,9 @@ class KWin:
         shields) are not in the scripting API's window list: this is how the
         cases see them, as a person does."""
         proxy = self.bus.get_object(PROBE, PROBE_PATH, introspect=False)
-        width, height, stride, pixels = proxy.Capture(
+        width, height, stride, pixels = self.through_compositing_restart(lambda: proxy.Capture(
             self.dbus.Int32(x), self.dbus.Int32(y), self.dbus.Int32(width), self.dbus.Int32(height),
-            dbus_interface=PROBE, timeout=30, byte_arrays=True)
+            dbus_interface=PROBE, timeout=30, byte_arrays=True))
         return int(width), int(height), int(stride), bytes(pixels)
 
     def centre(self):
@@ -558,17 +599,30 @@ class KWin:
         report = self.report()
         return all(not (self.window(other, report) or {'minimized': True})['minimized'] for other in others)
 
+    def start_session(self, *args, **options):
+        self.session_changed = time.monotonic()
+        super().start_session(*args, **options)
+
+    def end_session(self, *args, **options):
+        self.session_changed = time.monotonic()
+        super().end_session(*args, **options)
+
     def wait_locked(self, others=None):
         """Waits for OTHERS (by default every other test app with a window)
-        to be minimized: until then the shield may still keep a hole's part
-        where another window lay over the app."""
+        to be minimized (until then the shield may still keep a hole's part
+        where another window lay over the app), and for KWin to be back from
+        the compositing restart of the daemon's reconfigure."""
         if others is None:
             report = self.report()
             others = tuple(name for name in ('app-b', 'app-c', 'app-x') if self.window(name, report)) or ('app-b',)
         wait_for(lambda: self.locked(others), 5, what=f'{", ".join(others)} to be minimized (the lock)')
+        self.compositing_back(getattr(self, 'session_changed', 0))
 
     def wait_released(self, others=('app-b',)):
+        """Waits for OTHERS to come back, and for KWin to be back from the
+        compositing restart of the daemon's reconfigure."""
         wait_for(lambda: self.released(others), 5, what=f'{", ".join(others)} to come back (the release)')
+        self.compositing_back(getattr(self, 'session_changed', 0))
 
     def bring_up_apps(self):
         """app-a and app-b running, app-a active: where most cases begin."""

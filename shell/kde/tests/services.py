@@ -60,7 +60,7 @@ KEEP = 3000  # reports kept (5 minutes at 10 a second)
 
 display = {}  # DISPLAY, XAUTHORITY of KWin's Xwayland (SetDisplay)
 events = {'notify': [], 'inhibit': [], 'uninhibit': [], 'launcher': [], 'krunner': [], 'krunner-registered': [],
-          'klipper': [], 'volume': []}
+          'klipper': [], 'volume': [], 'compositing': []}
 
 
 class Probe(dbus.service.Object):
@@ -296,6 +296,9 @@ def main():
     bus.add_signal_receiver(
         lambda component, action, timestamp: events['volume'].append([time.monotonic(), str(action)]),
         signal_name='globalShortcutPressed', dbus_interface='org.kde.kglobalaccel.Component', path='/component/kmix')
+    bus.add_signal_receiver(
+        lambda active: events['compositing'].append([time.monotonic(), bool(active)]),
+        signal_name='compositingToggled', dbus_interface='org.kde.kwin.Compositing', path='/Compositor')
     with open(ready, 'w') as f:
         f.write('ready\n')
     GLib.MainLoop().run()
