@@ -45,8 +45,8 @@ DESKTOPS = (
     # (shell/cinnamon/README.md).
     Desktop('cinnamon', 'Cinnamon', {'host': (), 'roots': ()}, setup=r'^extension enables', groups={
         'lock': r'^(other app|also-allowed|a click in a disabled region|touch denied|unloading|switching|kill -9)',
-        'dialogs': r'^(Super\+Alt\+Escape|a session with a time limit|expiry)',
-        'redteam': r'^red team',
+        'dialogs': r'^(Super\+Alt\+Escape|the dialog\'s accessibility switches|a session with a time limit|expiry)',
+        'redteam': r'^(red team|another program\'s override-redirect)',
         'modes': r'^managed Single App Mode',
         'settings': r'^Cinnamon.s own settings',
         'assessment': r'^assessment',

@@ -235,6 +235,11 @@ class SuiteCases:
     def prop(self, name):
         return self.service('org.freedesktop.DBus.Properties').Get(BUS_NAME, name, timeout=10)
 
+    def feature(self, name):
+        """Whether the accessibility feature NAME is on, as Features1 says."""
+        return bool(self.service('org.freedesktop.DBus.Properties').Get(CONTRACT['INTERFACES']['features'], name,
+                                                                         timeout=10))
+
     def daemon_pid(self):
         return int(self.bus.get_object('org.freedesktop.DBus', '/org/freedesktop/DBus', introspect=False)
                    .GetConnectionUnixProcessID(BUS_NAME, dbus_interface='org.freedesktop.DBus', timeout=5))

@@ -10,9 +10,10 @@
 // `??=` nor `?.`: lib/ is loaded by cjs itself and uses them.
 /* exported init, enable, disable */
 
-const {Gio, GLib, St, Clutter, Meta, Cinnamon} = imports.gi;
+const {Gio, GLib, St, Clutter, Meta, Atk, Cinnamon} = imports.gi;
 const Main = imports.ui.main;
 const ModalDialog = imports.ui.modalDialog;
+const PopupMenu = imports.ui.popupMenu;
 const RunDialog = imports.ui.runDialog;
 
 let extension = null;
@@ -35,7 +36,7 @@ class GuidedAccessExtension {
                 return;
             const domain = imports.gettext.domain('guided-access');
             this._enforcer = new Enforcer({
-                Gio, GLib, St, Clutter, Meta, Main, ModalDialog, RunDialog, global,
+                Gio, GLib, St, Clutter, Meta, Atk, Main, ModalDialog, PopupMenu, RunDialog, global,
                 // Cinnamon's WindowTracker and AppSystem are GNOME Shell's
                 // under another name: the shared app keeper takes them so.
                 Shell: Cinnamon,

@@ -54,15 +54,23 @@ HELPERS = r"""
             const focus = global.stage.key_focus;
             const entry = ga.find(dialog, 'guided-access-passcode');
             const message = ga.find(dialog, 'guided-access-message');
-            // The controls a person works, with the name a screen reader says.
-            const controls = [];
+            // The controls a person works, with the name a screen reader
+            // says; the check boxes among them with their state and focus.
+            const {Atk} = imports.gi;
+            const controls = [], switches = [];
             const collect = actor => {
                 if (actor instanceof imports.gi.St.Button || actor instanceof imports.gi.St.Entry)
                     controls.push(actor.accessible_name || actor.label || '');
+                const accessible = actor.get_accessible();
+                if (actor instanceof imports.gi.St.Button && accessible.get_role() === Atk.Role.CHECK_BOX) {
+                    switches.push({name: actor.accessible_name, focused: focus === actor,
+                                   checked: accessible.ref_state_set().contains_state(Atk.StateType.CHECKED)});
+                }
                 actor.get_children().forEach(collect);
             };
             collect(dialog);
-            return {texts, controls, passcodeFocused: entry !== null && focus === entry.clutter_text,
+            return {texts, controls, switches, passcodeFocused: entry !== null && focus === entry.clutter_text,
+                    focused: focus instanceof imports.gi.St.Button ? (focus.accessible_name || focus.label) : null,
                     message: message ? message.text : null,
                     role: imports.gi.Atk.role_get_name(dialog.get_accessible().get_role())};
         },
@@ -103,6 +111,23 @@ HELPERS = r"""
             if (actor === null || !actor.mapped)
                 return null;
             return actor.accessible_name || actor.text || '';
+        },
+        // Another program's override-redirect window (app-x's overlay):
+        // whether it is drawn; null while there is none.
+        overlay() {
+            const actor = global.get_window_actors().find(a => a.meta_window.is_override_redirect() &&
+                a.meta_window.get_title() === 'app-x');
+            if (!actor)
+                return null;
+            const covers = [];
+            const collect = a => {
+                if (a.name === 'guided-access-overlay-cover')
+                    covers.push([a.x, a.y, a.width, a.height, a.mapped]);
+                a.get_children().forEach(collect);
+            };
+            collect(Main.uiGroup);
+            const r = actor.meta_window.get_frame_rect();
+            return {visible: actor.visible, rect: [r.x, r.y, r.width, r.height], covers};
         },
         find(actor, name) {
             if (actor.name === name)
@@ -212,15 +237,22 @@ class Cinnamon:
 
     # -- the test apps --------------------------------------------------------
 
-    def launch_app(self, name):
+    def launch_app(self, name, overlay=False):
+        """Starts test app NAME; with OVERLAY, as an override-redirect
+        window over the whole screen (app.py)."""
         log_path = f'{self.work}/logs/{name}.log'
-        process = subprocess.Popen([f'{self.work}/bin/{name}', f'{self.work}/bin/app.py', name, log_path],
+        process = subprocess.Popen([f'{self.work}/bin/{name}', f'{self.work}/bin/app.py', name, log_path]
+                                   + (['overlay'] if overlay else []),
                                    env={**self.env, 'GDK_BACKEND': 'x11'},
                                    stdout=open(f'{self.work}/logs/{name}.out', 'w'), stderr=subprocess.STDOUT,
                                    start_new_session=True)
         self.remember_group(process.pid)
         self.apps[name] = (process, log_path)
         return process
+
+    def stop_app(self, name):
+        if name in self.apps:
+            stop_group(self.apps.pop(name)[0].pid, 2)
 
     def start_app(self, name):
         self.launch_app(name)

@@ -18,7 +18,8 @@ class LockCases:
     def enforcer_registered(self):
         enforcers = wait_for(lambda: self.enforcers().get('cinnamon') is not None and self.enforcers(), 10, 0.1,
                              'RegisterEnforcer("cinnamon", ...)')
-        claims = ['also-allowed', 'app-lock', 'app-switching', 'assessment', 'disabled-regions', 'power-menu', 'touch']
+        claims = ['accessibility-shortcut', 'also-allowed', 'app-lock', 'app-switching', 'assessment', 'disabled-regions',
+                  'power-menu', 'touch']
         if sorted(enforcers['cinnamon']) != claims:
             raise AssertionError(f'Enforcers is {enforcers}: "cinnamon" should claim exactly {", ".join(claims)}')
         status = subprocess.run([f'{self.work}/bin/guided-access', 'status'], env=self.env, capture_output=True,
@@ -112,6 +113,74 @@ class LockCases:
                  'the dialog gone and app-b back')
         return (f'dialog "{" / ".join(dialog["texts"])}" (role {dialog["role"]}), the passcode field focused; '
                 f'wrong passcode: "{message}", still locked; the right one ended it, app-b back')
+
+    def dialog_switches(self):
+        """The dialog's accessibility switches, with the keyboard alone: from
+        the passcode field Tab reaches Screen Reader's switch and Space turns
+        it on, Tab and Space turn Zoom on (Features1, the switches and
+        Cinnamon's magnifier say so); a feature not in the shortcut has no
+        switch; Shift+Tab back to the passcode, which ends the session, and
+        both are off again. Control: with an empty shortcut the dialog has
+        no switch, and Tab from the passcode goes to its buttons."""
+        names = ('ScreenReader', 'Zoom', 'InvertColors')
+
+        def features():
+            return {name: self.feature(name) for name in names}
+        for name in ('app-a', 'app-b'):
+            if self.window(name) is None:
+                self.start_app(name)
+        self.activate('app-a')
+        before = features()
+        if any(before.values()):
+            raise AssertionError(f'features on before the case: {before}')
+        control = self.switch_with_keys([])
+        if control['switches'] or control['focused'] not in ('Cancel', 'End') or control['features'] != before:
+            raise AssertionError(f'control: with an empty shortcut the dialog showed {control["switches"]}, Tab went '
+                                 f'to "{control["focused"]}", Features1 {control["features"]}')
+        during = self.switch_with_keys(['ScreenReader', 'Zoom'])
+        shown = {switch['name']: switch['checked'] for switch in during['switches']}
+        if during['features'] != {'ScreenReader': True, 'Zoom': True, 'InvertColors': False} \
+                or shown != {'Screen Reader': True, 'Zoom': True} or not during['magnifier']:
+            raise AssertionError(f'during the session: Features1 {during["features"]}, the switches {shown}, '
+                                 f'Cinnamon\'s magnifier {during["magnifier"]}')
+        after = wait_for(lambda: features() == before and features(), 5, 0.1, 'both features off after End')
+        return (f'before {before}; during {during["features"]}, the switches {shown}, Cinnamon\'s magnifier on; '
+                f'after End {after}; no InvertColors switch (control: no switch with an empty shortcut, and '
+                f'Tab went to "{control["focused"]}")')
+
+    def switch_with_keys(self, shortcut):
+        """A session with the accessibility shortcut SHORTCUT; the gesture,
+        then Tab and Space once for each of its features, waiting for the
+        daemon's answer (with none, Tab alone); Shift+Tab back to the
+        passcode, which ends the session. Returns the dialog's switches,
+        the name of what Tab reached last, Features1 and whether Cinnamon's
+        magnifier was on, as they were before End."""
+        self.start_session('app-a', shortcut=shortcut)
+        try:
+            wait_for(lambda: self.window('app-b')['minimized'], 5, what='the lock')
+            self.gesture()
+            wait_for(lambda: (self.js('global._ga.endDialog()') or {}).get('passcodeFocused'), 5, 0.05,
+                     'the end dialog with the passcode focused')
+            for feature in shortcut:
+                self.key('Tab')
+                self.key('space')
+                wait_for(lambda: self.feature(feature), 5, 0.05, f'{feature} on')
+            if not shortcut:
+                self.key('Tab')
+            time.sleep(0.3)  # the switches show the daemon's answers
+            dialog = self.js('global._ga.endDialog()')
+            seen = {'switches': dialog['switches'], 'focused': dialog['focused'],
+                    'features': {name: self.feature(name) for name in ('ScreenReader', 'Zoom', 'InvertColors')},
+                    'magnifier': self.js('imports.ui.main.magnifier.enabled')}
+            for _ in shortcut or ['ScreenReader']:
+                self.key('shift+Tab')
+            self.type_text(PASSCODE)
+            self.key('Return')
+            wait_for(lambda: not self.prop('Enabled'), 10, 0.1, 'the passcode to end the session')
+            return seen
+        finally:
+            if self.prop('Enabled'):
+                self.end_session()
 
     def unloaded_in_session(self):
         """Unloaded in the middle of a session (Cinnamon's disable(), as when

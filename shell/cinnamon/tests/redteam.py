@@ -142,3 +142,67 @@ class RedTeam:
         self.apps.pop('app-a', None)
         return ('a key synthesized with XTEST reached app-a only; xkill closed app-a, which was launched again and '
                 'focused, app-b minimized')
+
+    def override_redirect(self):
+        """Another program's override-redirect window over the whole screen
+        (what X11 lets any client map, above every managed window): without
+        a session a click over app-a reaches it (the control); during one
+        it is hidden and covered, and the click reaches it no more; once it
+        is gone, app-a's own popup menu (an override-redirect window too)
+        opens and takes its click."""
+        for name in ('app-a', 'app-b'):
+            if self.window(name) is None:
+                self.start_app(name)
+        self.activate('app-a')
+        inside = self.inside('app-a')
+        self.launch_app('app-x', overlay=True)
+        try:
+            wait_for(lambda: self.js('global._ga.overlay()') is not None, 10, 0.1, 'the overlay mapped')
+            if not self.seen_within(lambda: self.click_reaches('app-x', *inside, seconds=0.5), 10):
+                raise AssertionError('control: without a session a click over app-a did not reach the overlay')
+        finally:
+            self.stop_app('app-x')
+        self.start_session('app-a')
+        try:
+            wait_for(lambda: self.window('app-b')['minimized'], 5, what='the lock')
+            self.launch_app('app-x', overlay=True)
+            wait_for(lambda: self.js('global._ga.overlay()') is not None, 10, 0.1, 'the overlay mapped')
+            time.sleep(0.5)
+            shown = self.js('global._ga.overlay()')
+            reached = self.click_reaches('app-x', *inside)
+            self.stop_app('app-x')
+            wait_for(lambda: self.js('global._ga.overlay()') is None, 5, 0.1, 'the overlay gone')
+            menu = self.own_menu_works('app-a', inside)
+        finally:
+            self.stop_app('app-x')
+            self.end_session()
+        self.way('another program\'s override-redirect window over the app', 'open' if reached else 'closed')
+        if reached or shown['visible']:
+            raise AssertionError(f'during the session the overlay was {"shown" if shown["visible"] else "hidden"} and '
+                                 f'{"took" if reached else "did not take"} the click ({shown})')
+        if not menu:
+            raise AssertionError('during the session app-a\'s own popup menu did not take its click')
+        return ('the control click reached the overlay; during the session it was hidden and took no click; after it '
+                'went, app-a\'s own popup menu (override-redirect too) opened and took its click')
+
+    def inside(self, name):
+        """A point inside NAME's window, away from its title bar."""
+        window = self.window(name)
+        return window['x'] + window['width'] // 3, window['y'] + window['height'] // 2
+
+    def own_menu_works(self, name, point):
+        """A right-click at POINT opens NAME's popup menu (GTK maps it as an
+        override-redirect window on X11); a click on its item reaches it."""
+        # Its log, also when Cinnamon launched it again (its desktop file
+        # names the same one).
+        log_path = f'{self.work}/logs/{name}.log'
+        with open(log_path) as f:
+            before = sum(line.startswith('menu ') for line in f)
+        self.xdotool('mousemove', str(point[0]), str(point[1]), 'click', '3')
+        time.sleep(0.5)
+        self.xdotool('mousemove', str(point[0] + 20), str(point[1] + 12), 'click', '1')
+
+        def chosen():
+            with open(log_path) as f:
+                return sum(line.startswith('menu ') for line in f) > before
+        return self.seen_within(chosen, 2)

@@ -16,7 +16,7 @@ CINNAMON_DIR = os.path.dirname(HERE)
 SHARED_TESTS = os.path.join(os.path.dirname(CINNAMON_DIR), 'tests')
 UUID = 'guided-access@guidedaccess.org'
 CLI = os.path.join(os.path.dirname(DAEMON), 'guided-access')
-APPS = ('app-a', 'app-b', 'app-c')
+APPS = ('app-a', 'app-b', 'app-c', 'app-x')  # app-x: the override-redirect overlay
 
 # nobody may do every Guided Access admin action except ending a session
 # without the passcode, so that a wrong passcode cannot end one.

@@ -21,8 +21,6 @@ from harness import BUS_NAME, CONTRACT, PASSCODE, log, stop_group
 from shellinfo import END_SHORTCUT, HELPER_UUID, KEY, UUID
 from waiting import wait_for
 
-FEATURES = CONTRACT['INTERFACES']['features']
-
 MODE_HELPERS = r"""
 (function () {
     const Main = global._gaShell.Main;
@@ -128,9 +126,6 @@ class ModeCases:
                'back; app-b kept minimized; with app-switching denied no switcher'
 
     # -- the accessibility shortcut -----------------------------------------------
-
-    def feature(self, name):
-        return bool(self.service('org.freedesktop.DBus.Properties').Get(FEATURES, name, timeout=10))
 
     def restart_daemon(self, environment):
         """The daemon stopped (no session runs) and activated again with

@@ -9,7 +9,7 @@ magnifier), the time left and its warning, the shield at expiry.
 import re
 import time
 
-from harness import CONTRACT, PASSCODE
+from harness import PASSCODE
 from kwin import END_GESTURE, HEIGHT, WIDTH, middle
 from waiting import wait_for
 
@@ -200,10 +200,6 @@ class DialogCases:
             'keys reached app-a under both'
 
     # -- accessibility --------------------------------------------------------
-
-    def feature(self, name):
-        return bool(self.service('org.freedesktop.DBus.Properties').Get(CONTRACT['INTERFACES']['features'], name,
-                                                                         timeout=10))
 
     def zoom_effect(self):
         """KWin's zoom effect (its magnifier) as KWin reports it: whether it

@@ -10,7 +10,9 @@
 //                   ways away from it closed: the panels, hot corners, Expo,
 //                   Scale, the switchers and Cinnamon's hotkeys (ShellLockdown);
 //                   the locked app launched again when it has gone (AppKeeper,
-//                   the GNOME extension's, on Cinnamon's app system)
+//                   the GNOME extension's, on Cinnamon's app system); another
+//                   program's override-redirect windows, which the lock hides,
+//                   covered so that they take no click (OverlayCovers)
 //   DisabledRegions → an invisible blocker over each (RegionBlockers); with
 //                   touch denied, one over the whole screen, the app included
 //   Assessment    → the lock keeps it as any session (the exam app and its
@@ -20,7 +22,8 @@
 //   TimeLimit     → the time left, the daemon's warnings and, when the time
 //                   is up, a shield that only the gesture passes (TimeLimit)
 //   the gesture   → Super+Alt+Escape pressed three times within a second
-//                   during a session opens the end dialog (EndDialog)
+//                   during a session opens the end dialog (EndDialog), with
+//                   a switch for each feature of AccessibilityShortcut
 //
 // Fail closed: while the name has no owner, the lock stays and the daemon
 // is activated again. Made by the extension's enable(), destroyed by its
@@ -36,13 +39,15 @@ import {ShellLockdown} from './shellLockdown.js';
 import {TimeLimit} from './timeLimit.js';
 import {RegionBlockers} from './regionBlockers.js';
 import {ScreenshotGuard} from './screenshotGuard.js';
+import {OverlayCovers} from './overlayCovers.js';
 import {assessmentDenies, denied, reachableApps} from '../common/session.js';
 import {CAPABILITY, SYSTEM_RESTRICTION} from '../common/contract.js';
 
 // The name the daemon knows this enforcer by, and what it enforces.
 export const ENFORCER = 'cinnamon';
 export const CAPABILITIES = [CAPABILITY.appLock, CAPABILITY.alsoAllowed, CAPABILITY.disabledRegions,
-    CAPABILITY.assessment, SYSTEM_RESTRICTION.appSwitching, SYSTEM_RESTRICTION.powerMenu, SYSTEM_RESTRICTION.touch];
+    CAPABILITY.accessibilityShortcut, CAPABILITY.assessment, SYSTEM_RESTRICTION.appSwitching,
+    SYSTEM_RESTRICTION.powerMenu, SYSTEM_RESTRICTION.touch];
 // The gesture's keys (GNOME's default too), in Cinnamon's keybinding syntax.
 export const GESTURE = '<Super><Alt>Escape';
 // The same keys as people read them, in the messages that refer to them.
@@ -57,6 +62,7 @@ export class Enforcer {
         this._session = null; // the session enforced now, or null
         this._dialog = null; // the EndDialog while it is open
         this._lockdown = null; // the ShellLockdown while a session runs
+        this._covers = null; // the OverlayCovers while a session runs
         this._regions = null; // the RegionBlockers of the session's regions
         this._regionsKey = '[]'; // which regions they block (JSON)
         this._screenshots = null; // the ScreenshotGuard during an assessment that wants it
@@ -65,6 +71,7 @@ export class Enforcer {
             changed: () => this._sync(),
             appeared: () => this._service.registerEnforcer(CAPABILITIES),
             timeLimitWarning: secondsLeft => this._timeLimit.warn(secondsLeft),
+            featuresChanged: () => this._dialog?.featuresChanged(),
         }, ENFORCER);
         // An app that cannot be launched again (3 times a minute at most)
         // is logged; the shield that says so is not made yet (README).
@@ -73,6 +80,7 @@ export class Enforcer {
         this._lock = new AppLock(deps, this._service, {
             appWindow: window => this._keeper.appWindow(window),
             appGone: () => this._keeper.appGone(),
+            windowHidden: window => this._covers?.cover(window),
         });
         deps.Main.keybindingManager.addHotKey(GESTURE_BINDING, GESTURE, () => this._pressed());
         this._service.start();
@@ -84,11 +92,12 @@ export class Enforcer {
         this._service.destroy();
         this._lockdown?.destroy();
         this._lock.destroy();
+        this._covers?.destroy();
         this._keeper.destroy();
         this._timeLimit.destroy();
         this._blockRegions([]);
         this._guardScreenshots(false);
-        this._dialog = this._service = this._lock = this._lockdown = this._keeper = this._timeLimit = null;
+        this._dialog = this._service = this._lock = this._lockdown = this._covers = this._keeper = this._timeLimit = null;
     }
 
     _sync() {
@@ -113,12 +122,16 @@ export class Enforcer {
             this._blockRegions([]);
             this._guardScreenshots(false);
             this._lock.destroy();
+            this._covers?.destroy();
+            this._covers = null;
             return;
         }
         this._guardScreenshots(assessmentDenies(session, 'allowsScreenCapture'));
         const {global} = this._deps;
         const wholeScreen = {x: 0, y: 0, width: global.stage.width, height: global.stage.height};
         this._blockRegions(denied(session, SYSTEM_RESTRICTION.touch) ? [wholeScreen] : session.regions);
+        if (this._covers === null)
+            this._covers = new OverlayCovers(this._deps);
         this._lock.lock(session.app, reachableApps(session));
         // Not `??=`: Cinnamon 5.6's cjs does not take it.
         if (this._lockdown === null)
@@ -147,6 +160,6 @@ export class Enforcer {
             return;
         if (this._session === null || this._dialog !== null)
             return;
-        this._dialog = new EndDialog(this._deps, this._service, this._session.passcodeSet, () => (this._dialog = null));
+        this._dialog = new EndDialog(this._deps, this._service, this._session, () => (this._dialog = null));
     }
 }

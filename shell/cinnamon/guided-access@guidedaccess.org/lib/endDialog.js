@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The dialog the gesture opens during a session: the passcode (or, without
-// one, an administrator's confirmation through polkit) ends it. Cinnamon's
-// own modal dialog with its run dialog's style classes (a heading, a line
-// of text, an entry, an error line), so it looks like Cinnamon's Alt+F2;
-// the keyboard alone works it (the passcode field has the focus, Return
-// ends, Escape cancels) and a screen reader names every part.
+// one, an administrator's confirmation through polkit) ends it, and the
+// session's accessibility switches are there without it (AccessibilityRows).
+// Cinnamon's own modal dialog with its run dialog's style classes (a
+// heading, a line of text, an entry, an error line), so it looks like
+// Cinnamon's Alt+F2; the keyboard alone works it (the passcode field has
+// the focus, Tab reaches the switches, Return ends, Escape cancels) and a
+// screen reader names every part.
 
+import {AccessibilityRows} from './accessibilityRows.js';
 import {END_OPTIONS} from '../common/contract.js';
 
 export class EndDialog {
-    // passcodeSet: whether End takes a passcode; closed(): called once the
-    // dialog is gone.
-    constructor(deps, service, passcodeSet, closed) {
+    // session: the session enforced (common/session.js); closed(): called
+    // once the dialog is gone.
+    constructor(deps, service, session, closed) {
         const {_, St, Clutter, ModalDialog, global} = deps;
         this._deps = deps;
         this._service = service;
@@ -20,6 +23,7 @@ export class EndDialog {
         // The actor with the dialog role: Cinnamon 6 made the dialog an actor
         // itself (which close() destroys); Cinnamon 5 keeps one in _group.
         this._actor = this._dialog instanceof Clutter.Actor ? this._dialog : this._dialog._group;
+        const passcodeSet = session.passcodeSet;
         const title = _('End Guided Access');
         this._actor.accessible_name = title;
         // However it goes (Escape on Cinnamon 6 closes it by itself).
@@ -44,6 +48,9 @@ export class EndDialog {
         }
         this._message = new St.Label({name: 'guided-access-message', text: '', style_class: 'run-dialog-description error'});
         content.add_child(this._message);
+        this._switches = new AccessibilityRows(deps, service, session.accessibilityShortcut,
+            text => (this._message.text = text));
+        content.add_child(this._switches.actor);
         this._dialog.setButtons([
             {label: _('Cancel'), action: () => this.destroy(), key: Clutter.KEY_Escape},
             // `focused` for Cinnamon 5, `default` for 6.
@@ -52,6 +59,11 @@ export class EndDialog {
         if (this._entry !== null)
             this._dialog.setInitialKeyFocus(this._entry.clutter_text);
         this._dialog.open(global.get_current_time());
+    }
+
+    // A feature of Features1 went on or off: the switches show it.
+    featuresChanged() {
+        this._switches?.update();
     }
 
     _end() {
@@ -86,6 +98,8 @@ export class EndDialog {
         if (this._dialog === null)
             return;
         this._dialog = null;
+        this._switches.destroy();
+        this._switches = null;
         this._closed();
     }
 }

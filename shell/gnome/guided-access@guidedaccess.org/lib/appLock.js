@@ -13,7 +13,9 @@
 //   changes the focus goes back to them, which brings their workspace back.
 // - The locked app's presence is reported (App's, not AlsoAllowed's: the
 //   app kept running is App): appWindow(window) for each of its windows,
-//   appGone() when it has had none for a moment.
+//   appGone() when it has had none for a moment; and each window whose
+//   actor it hid: windowHidden(window), if given (on X11 a hidden window
+//   still takes the clicks where it lies: the Cinnamon extension covers it).
 // destroy() un-minimizes exactly the windows the lock minimized and shows
 // the actors it hid. Which window is reachable, and what is done with it,
 // is decided by reachability.js.
@@ -27,7 +29,7 @@ const GONE_AFTER_MS = 300;
 
 export class AppLock {
     // deps: {GLib, Meta, Main, global}; service: a ServiceClient; presence:
-    // {appWindow(window), appGone()}.
+    // {appWindow(window), appGone(), windowHidden(window) (optional)}.
     constructor(deps, service, presence) {
         this._deps = deps;
         this._service = service;
@@ -200,6 +202,7 @@ export class AppLock {
             actor.connect('destroy', () => this._hiddenActors.delete(actor)),
         ]);
         actor.hide();
+        this._presence.windowHidden?.(window);
     }
 
     // Gives the focus back to the reachable apps' most recent window (the
