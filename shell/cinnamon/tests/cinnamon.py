@@ -229,6 +229,21 @@ class Cinnamon:
         """Super+Alt+Escape three times, as fast as a person presses it."""
         self.xdotool('key', '--delay', '80', *['super+alt+Escape'] * 3)
 
+    def end_with_gesture(self, over=''):
+        """The gesture, then the passcode typed into the end dialog it
+        opens (OVER: what the dialog opens over, for the messages); returns
+        once the session has ended."""
+        self.gesture()
+        wait_for(lambda: self.js('global._ga.endDialog()'), 5, 0.05, f'the end dialog{over}')
+        self.type_passcode()
+
+    def type_passcode(self):
+        """The passcode typed into the open end dialog and Return; returns
+        once the session has ended."""
+        self.type_text(PASSCODE)
+        self.key('Return')
+        wait_for(lambda: not self.prop('Enabled'), 10, 0.1, 'the passcode to end the session')
+
     def type_text(self, text):
         self.xdotool('type', '--delay', '30', text)
 

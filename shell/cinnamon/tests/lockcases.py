@@ -9,7 +9,7 @@ import signal
 import subprocess
 import time
 
-from harness import PASSCODE, log
+from harness import log
 from suite import UUID
 from waiting import wait_for
 
@@ -106,9 +106,7 @@ class LockCases:
                            'the dialog to say the passcode was wrong')
         if not self.prop('Enabled') or not self.window('app-b')['minimized']:
             raise AssertionError('a wrong passcode loosened the lock')
-        self.type_text(PASSCODE)
-        self.key('Return')
-        wait_for(lambda: not self.prop('Enabled'), 10, 0.1, 'the right passcode to end the session')
+        self.type_passcode()
         wait_for(lambda: self.js('global._ga.endDialog()') is None and not self.window('app-b')['minimized'], 5, 0.05,
                  'the dialog gone and app-b back')
         return (f'dialog "{" / ".join(dialog["texts"])}" (role {dialog["role"]}), the passcode field focused; '
@@ -174,9 +172,7 @@ class LockCases:
                     'magnifier': self.js('imports.ui.main.magnifier.enabled')}
             for _ in shortcut or ['ScreenReader']:
                 self.key('shift+Tab')
-            self.type_text(PASSCODE)
-            self.key('Return')
-            wait_for(lambda: not self.prop('Enabled'), 10, 0.1, 'the passcode to end the session')
+            self.type_passcode()
             return seen
         finally:
             if self.prop('Enabled'):
@@ -342,11 +338,7 @@ class LockCases:
             before = len(self.keys('app-a'))
             self.key('x')
             wait_for(lambda: len(self.keys('app-a')) > before, 3, 0.05, 'a key to reach app-a with touch denied')
-            self.gesture()
-            wait_for(lambda: self.js('global._ga.endDialog()'), 5, 0.05, 'the end dialog with touch denied')
-            self.type_text(PASSCODE)
-            self.key('Return')
-            wait_for(lambda: not self.prop('Enabled'), 10, 0.1, 'the passcode to end the session')
+            self.end_with_gesture(' with touch denied')
         finally:
             if self.prop('Enabled'):
                 self.end_session()

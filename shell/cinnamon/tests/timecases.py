@@ -5,7 +5,6 @@ left and the warning on screen, and the shield when the time is up."""
 import re
 import time
 
-from harness import PASSCODE
 from waiting import wait_for
 
 PILL = 'guided-access-time-pill'
@@ -69,11 +68,7 @@ class TimeCases:
                 raise AssertionError('a click reached app-a after the time ran out')
             self.screenshot('cinnamon-expired')
             # Only the gesture passes it: the dialog over the shield, the passcode.
-            self.gesture()
-            wait_for(lambda: self.js('global._ga.endDialog()'), 5, 0.05, 'the end dialog over the shield')
-            self.type_text(PASSCODE)
-            self.key('Return')
-            wait_for(lambda: not self.prop('Enabled'), 10, 0.1, 'the passcode to end the session')
+            self.end_with_gesture(' over the shield')
         finally:
             if self.prop('Enabled'):
                 self.end_session()
