@@ -41,9 +41,9 @@ DESKTOPS = (
                 'assessment': r'^(the script unloaded during an assessment|assessment without|red team inside)',
                 'plasma': r'^Plasma',
             }),
-    # Cinnamon (Linux Mint's desktop) under Xvfb: one monitor so far
-    # (shell/cinnamon/README.md).
-    Desktop('cinnamon', 'Cinnamon', {'host': (), 'roots': ()}, setup=r'^extension enables', groups={
+    # Cinnamon (Linux Mint's desktop) under Xvfb; its monitor layouts under
+    # Xorg's dummy driver, rearranged with xrandr in one Cinnamon.
+    Desktop('cinnamon', 'Cinnamon', {'host': ('layouts',), 'roots': ('layouts',)}, setup=r'^extension enables', groups={
         'lock': r'^(other app|also-allowed|a click in a disabled region|touch denied|unloading|switching|kill -9)',
         'dialogs': r'^(Super\+Alt\+Escape|the dialog\'s accessibility switches|a session with a time limit|expiry)',
         'redteam': r'^(red team|another program\'s override-redirect)',

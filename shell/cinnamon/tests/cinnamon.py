@@ -14,6 +14,36 @@ from harness import PASSCODE, stop_group
 from suite import UUID
 from waiting import wait_for
 
+# Xorg with the dummy driver: outputs without a screen (DUMMY0, DUMMY1...),
+# which xrandr switches on and places; no input device but XTEST's.
+XORG_CONF = """Section "ServerFlags"
+    Option "AutoAddDevices" "false"
+    Option "AutoEnableDevices" "false"
+    Option "DontVTSwitch" "true"
+EndSection
+Section "Device"
+    Identifier "dummy"
+    Driver "dummy"
+    VideoRam 256000
+EndSection
+Section "Monitor"
+    Identifier "monitor"
+    HorizSync 5.0-1000.0
+    VertRefresh 5.0-200.0
+    Modeline "1280x800" 83.50 1280 1352 1480 1680 800 803 809 831
+EndSection
+Section "Screen"
+    Identifier "screen"
+    Device "dummy"
+    Monitor "monitor"
+    DefaultDepth 24
+    SubSection "Display"
+        Depth 24
+        Virtual 2560 800
+    EndSubSection
+EndSection
+"""
+
 HELPERS = r"""
 (function () {
     const Main = imports.ui.main;
@@ -150,11 +180,13 @@ class Cinnamon:
     """The shell under test, for a SuiteCases (harness.py) whose __init__
     sets work and env."""
 
-    def start(self, set_passcode=True):
-        """Starts Xvfb and Cinnamon with the extension enabled (as a person
-        enables it: its uuid in org.cinnamon enabled-extensions, before
-        Cinnamon starts), and returns once Eval works; with `set_passcode`,
-        sets the passcode as the person who hands the device over does."""
+    def start(self, set_passcode=True, monitors=1):
+        """Starts the X server (Xvfb; with two MONITORS, Xorg's dummy
+        driver with two outputs side by side) and Cinnamon with the extension
+        enabled (as a person enables it: its uuid in org.cinnamon
+        enabled-extensions, before Cinnamon starts), and returns once Eval
+        works; with `set_passcode`, sets the passcode as the person who hands
+        the device over does."""
         import dbus
         self.dbus = dbus
         self.bus = dbus.bus.BusConnection(self.env['DBUS_SESSION_BUS_ADDRESS'])
@@ -163,18 +195,7 @@ class Cinnamon:
                                    ('org.cinnamon', 'desktop-effects', 'false'),
                                    ('org.cinnamon.desktop.interface', 'enable-animations', 'false')):
             subprocess.run(['gsettings', 'set', schema, key, value], env=self.env, check=True, timeout=20)
-        # The display number Xvfb finds free, written to a pipe.
-        read, write = os.pipe()
-        self.xvfb = subprocess.Popen(['Xvfb', '-displayfd', str(write), '-screen', '0', '1280x800x24', '-nolisten', 'tcp'],
-                                     pass_fds=(write,), stdout=open(f'{self.work}/logs/xvfb.log', 'w'),
-                                     stderr=subprocess.STDOUT, start_new_session=True)
-        os.close(write)
-        self.remember_group(self.xvfb.pid)
-        with os.fdopen(read) as pipe:
-            number = pipe.readline().strip()
-        if not number:
-            raise RuntimeError(f'Xvfb did not start; see {self.work}/logs/xvfb.log')
-        self.env['DISPLAY'] = f':{number}'
+        self.start_x_server(monitors)
         self.shell = subprocess.Popen(['cinnamon'], env=self.env, stdout=open(f'{self.work}/logs/cinnamon.log', 'w'),
                                       stderr=subprocess.STDOUT, start_new_session=True)
         self.remember_group(self.shell.pid)
@@ -194,6 +215,40 @@ class Cinnamon:
         if set_passcode:
             self.service().SetPasscode(PASSCODE, timeout=30)
         self.version = self.js('imports.misc.config.PACKAGE_VERSION')
+
+    def start_x_server(self, monitors):
+        """Xvfb (one monitor of 1280x800), or Xorg with the dummy driver and
+        MONITORS outputs switched on side by side, the first primary (muffin
+        then gives each the mode it prefers, as to a new screen); sets
+        DISPLAY to the display number the server found free."""
+        if monitors == 1:
+            command, log_name = ['Xvfb', '-screen', '0', '1280x800x24'], 'xvfb.log'
+        else:
+            with open(f'{self.work}/xorg.conf', 'w') as f:
+                f.write(XORG_CONF)
+            command = ['/usr/lib/xorg/Xorg', '-config', f'{self.work}/xorg.conf', '-logfile',
+                       f'{self.work}/logs/xorg.log', '-noreset', '-novtswitch', '-keeptty']
+            log_name = 'xorg.out'
+        # The display number it finds free, written to a pipe.
+        read, write = os.pipe()
+        self.xvfb = subprocess.Popen(command + ['-displayfd', str(write), '-nolisten', 'tcp'], pass_fds=(write,),
+                                     stdout=open(f'{self.work}/logs/{log_name}', 'w'), stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        os.close(write)
+        self.remember_group(self.xvfb.pid)
+        with os.fdopen(read) as pipe:
+            number = pipe.readline().strip()
+        if not number:
+            raise RuntimeError(f'{command[0]} did not start; see {self.work}/logs/{log_name}')
+        self.env['DISPLAY'] = f':{number}'
+        if monitors > 1:
+            self.xrandr('--output', 'DUMMY0', '--mode', '1280x800', '--pos', '0x0', '--primary')
+            for index in range(1, monitors):
+                self.xrandr('--addmode', f'DUMMY{index}', '1280x800')
+                self.xrandr('--output', f'DUMMY{index}', '--mode', '1280x800', '--right-of', f'DUMMY{index - 1}')
+
+    def xrandr(self, *arguments):
+        subprocess.run(['xrandr', *arguments], env=self.env, check=True, timeout=20, capture_output=True)
 
     def js(self, code, timeout=10):
         """The value of the expression `code` in Cinnamon. Its own exceptions

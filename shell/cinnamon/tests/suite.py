@@ -63,7 +63,7 @@ class CinnamonSuite(Desktop):
         prepare_work(work)
 
     def cases(self, work, session, root_requests, arguments):
-        return self.cases_class(work, session.addresses)
+        return self.cases_class(work, session.addresses, layouts='--layouts' in arguments)
 
 
 def prepare_work(work):

@@ -13,6 +13,10 @@
 //                   the GNOME extension's, on Cinnamon's app system); another
 //                   program's override-redirect windows, which the lock hides,
 //                   covered so that they take no click (OverlayCovers)
+//   monitors      → with two or more, every one that shows no window of the
+//                   app dimmed and shielded (AppMonitors, the GNOME
+//                   extension's, and MonitorShields); the time left, the
+//                   warnings and the end dialog on the app's monitor
 //   DisabledRegions → an invisible blocker over each (RegionBlockers); with
 //                   touch denied, one over the whole screen, the app included
 //   Assessment    → the lock keeps it as any session (the exam app and its
@@ -40,6 +44,8 @@ import {TimeLimit} from './timeLimit.js';
 import {RegionBlockers} from './regionBlockers.js';
 import {ScreenshotGuard} from './screenshotGuard.js';
 import {OverlayCovers} from './overlayCovers.js';
+import {AppMonitors} from './appMonitors.js';
+import {MonitorShields} from './monitorShields.js';
 import {assessmentDenies, denied, reachableApps} from '../common/session.js';
 import {CAPABILITY, SYSTEM_RESTRICTION} from '../common/contract.js';
 
@@ -63,6 +69,8 @@ export class Enforcer {
         this._dialog = null; // the EndDialog while it is open
         this._lockdown = null; // the ShellLockdown while a session runs
         this._covers = null; // the OverlayCovers while a session runs
+        this._monitors = null; // the AppMonitors while a session runs
+        this._shields = null; // their MonitorShields
         this._regions = null; // the RegionBlockers of the session's regions
         this._regionsKey = '[]'; // which regions they block (JSON)
         this._screenshots = null; // the ScreenshotGuard during an assessment that wants it
@@ -78,7 +86,10 @@ export class Enforcer {
         this._keeper = new AppKeeper(deps, () => {});
         this._timeLimit = new TimeLimit(deps, GESTURE_KEYS);
         this._lock = new AppLock(deps, this._service, {
-            appWindow: window => this._keeper.appWindow(window),
+            appWindow: window => {
+                this._keeper.appWindow(window);
+                this._monitors?.update();
+            },
             appGone: () => this._keeper.appGone(),
             windowHidden: window => this._covers?.cover(window),
         });
@@ -93,6 +104,7 @@ export class Enforcer {
         this._lockdown?.destroy();
         this._lock.destroy();
         this._covers?.destroy();
+        this._followMonitors(false);
         this._keeper.destroy();
         this._timeLimit.destroy();
         this._blockRegions([]);
@@ -124,6 +136,7 @@ export class Enforcer {
             this._lock.destroy();
             this._covers?.destroy();
             this._covers = null;
+            this._followMonitors(false);
             return;
         }
         this._guardScreenshots(assessmentDenies(session, 'allowsScreenCapture'));
@@ -133,9 +146,30 @@ export class Enforcer {
         if (this._covers === null)
             this._covers = new OverlayCovers(this._deps);
         this._lock.lock(session.app, reachableApps(session));
+        this._followMonitors(true);
         // Not `??=`: Cinnamon 5.6's cjs does not take it.
         if (this._lockdown === null)
             this._lockdown = new ShellLockdown(this._deps, [GESTURE_BINDING]);
+    }
+
+    // Whether the monitors are followed (during a session): the shields,
+    // the time left's place.
+    _followMonitors(followed) {
+        if (followed === (this._monitors !== null))
+            return;
+        if (!followed) {
+            this._monitors.destroy();
+            this._shields.destroy();
+            this._monitors = this._shields = null;
+            this._timeLimit?.setMonitor(null);
+            return;
+        }
+        this._shields = new MonitorShields(this._deps);
+        this._monitors = new AppMonitors(this._deps, window => this._lock.isAppWindow(window), () => {
+            this._shields.set(this._monitors.shielded);
+            this._timeLimit.setMonitor(this._monitors.working);
+        });
+        this._monitors.update();
     }
 
     // Blockers over `regions`, made again only when they changed.
@@ -160,6 +194,7 @@ export class Enforcer {
             return;
         if (this._session === null || this._dialog !== null)
             return;
-        this._dialog = new EndDialog(this._deps, this._service, this._session, () => (this._dialog = null));
+        const monitor = this._monitors?.workingIndex ?? this._deps.Main.layoutManager.primaryIndex;
+        this._dialog = new EndDialog(this._deps, this._service, this._session, monitor, () => (this._dialog = null));
     }
 }

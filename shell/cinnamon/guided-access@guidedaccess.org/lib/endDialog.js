@@ -12,9 +12,10 @@ import {AccessibilityRows} from './accessibilityRows.js';
 import {END_OPTIONS} from '../common/contract.js';
 
 export class EndDialog {
-    // session: the session enforced (common/session.js); closed(): called
-    // once the dialog is gone.
-    constructor(deps, service, session, closed) {
+    // session: the session enforced (common/session.js); monitor: the index
+    // of the monitor to open on (the working one); closed(): called once
+    // the dialog is gone.
+    constructor(deps, service, session, monitor, closed) {
         const {_, St, Clutter, ModalDialog, global} = deps;
         this._deps = deps;
         this._service = service;
@@ -59,6 +60,23 @@ export class EndDialog {
         if (this._entry !== null)
             this._dialog.setInitialKeyFocus(this._entry.clutter_text);
         this._dialog.open(global.get_current_time());
+        this._placeOn(monitor);
+    }
+
+    // Cinnamon opens a modal dialog on the monitor with the pointer; the
+    // person works where the app is. Cinnamon 6 places it with a monitor
+    // constraint, Cinnamon 5 sets its background's place as it opens.
+    _placeOn(index) {
+        const {Main} = this._deps;
+        const monitor = Main.layoutManager.monitors[index];
+        if (monitor === undefined)
+            return;
+        if (this._dialog._monitorConstraint) {
+            this._dialog._monitorConstraint.index = index;
+        } else {
+            this._dialog._backgroundBin.set_position(monitor.x, monitor.y);
+            this._dialog._backgroundBin.set_size(monitor.width, monitor.height);
+        }
     }
 
     // A feature of Features1 went on or off: the switches show it.

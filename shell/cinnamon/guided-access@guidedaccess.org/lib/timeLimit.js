@@ -2,11 +2,13 @@
 // A session's time limit on screen, Cinnamon's way (its panel, with the
 // clock, is hidden during a session):
 //
-//   the time left   in a pill at the top right of the primary monitor,
+//   the time left   in a pill at the top right of the working monitor
+//                   (where the app is; the primary one until told),
 //                   counted down each second (TimePill, the GNOME
 //                   extension's, with Cinnamon's OSD style)
 //   a warning       the daemon's TimeLimitWarning shown at the bottom of
-//                   the screen for a few seconds, in Cinnamon's info OSD style
+//                   the working monitor for a few seconds, in Cinnamon's
+//                   info OSD style
 //   time is up      a shield over the whole screen, the app included, that
 //                   takes every click and says which keys end the session
 //                   (chrome, so that X11 input reaches it rather than the
@@ -31,6 +33,18 @@ export class TimeLimit {
         this._warning = null;
         this._warningSource = 0;
         this._shield = null;
+        this._monitor = null; // the working monitor's rect; null: the primary
+    }
+
+    // The monitor the person works on ({x, y, width, height}): the time
+    // left and the warnings go there.
+    setMonitor(monitor) {
+        this._monitor = monitor;
+        this._tick();
+    }
+
+    _workingMonitor() {
+        return this._monitor ?? this._deps.Main.layoutManager.primaryMonitor;
     }
 
     // The session enforced now, or null.
@@ -54,21 +68,21 @@ export class TimeLimit {
     }
 
     _tick() {
-        const {_, GLib, Main} = this._deps;
+        const {_, GLib} = this._deps;
         const session = this._session;
         if (session === null || !(session.timeLimit > 0)) {
             this._pill.show('', '', null);
             return;
         }
         const left = formatRemaining(remainingSeconds(session, GLib.get_real_time()));
-        this._pill.show(left, _('Guided Access, %s left').format(left), Main.layoutManager.primaryMonitor);
+        this._pill.show(left, _('Guided Access, %s left').format(left), this._workingMonitor());
     }
 
     // TimeLimitWarning: `secondsLeft` at the bottom of the screen a moment.
     warn(secondsLeft) {
         const {_, St, GLib, Main} = this._deps;
         this._hideWarning();
-        const monitor = Main.layoutManager.primaryMonitor;
+        const monitor = this._workingMonitor();
         this._warning = new St.Label({
             name: 'guided-access-warning', style_class: 'info-osd',
             text: _('Guided Access ends in %s').format(formatRemaining(Number(secondsLeft))),

@@ -23,6 +23,12 @@
 import {appPresence, belongsToApp} from '../common/identity.js';
 import {focusTarget, windowAction} from './reachability.js';
 
+// Every window the window manager has: Cinnamon's muffin has no
+// list_all_windows, and its window actors are the same windows.
+export function allWindows(global) {
+    return global.display.list_all_windows?.() ?? global.get_window_actors().map(actor => actor.meta_window);
+}
+
 // How long the app may have no window before it counts as gone: it may be
 // replacing one window with another, or its new window's ids are being asked.
 const GONE_AFTER_MS = 300;
@@ -61,7 +67,7 @@ export class AppLock {
         this._generation++;
         if (this._signals.length === 0)
             this._connect();
-        const windows = this._allWindows();
+        const windows = allWindows(this._deps.global);
         this._service.pruneAppIds(new Set(windows.map(window => window.get_pid())));
         for (const window of windows) {
             this._track(window);
@@ -70,12 +76,6 @@ export class AppLock {
         this._checkPresence();
     }
 
-    // Every window the window manager has: Cinnamon's muffin has no
-    // list_all_windows, and its window actors are the same windows.
-    _allWindows() {
-        const {global} = this._deps;
-        return global.display.list_all_windows?.() ?? global.get_window_actors().map(actor => actor.meta_window);
-    }
 
     _connect() {
         const {display, workspace_manager: workspaces} = this._deps.global;

@@ -5,6 +5,7 @@
 // enters or leaves a monitor, when the focus moves and when monitors are
 // added, removed or rearranged; ../common/monitors.js decides.
 
+import {allWindows} from './appLock.js';
 import {shieldedMonitors, workingMonitor} from '../common/monitors.js';
 
 export class AppMonitors {
@@ -44,7 +45,7 @@ export class AppMonitors {
     // Looks again (also when a window became known as the app's).
     update() {
         const {Main, global} = this._deps;
-        const shown = global.display.list_all_windows().filter(window => !window.minimized && this._belongs(window));
+        const shown = allWindows(global).filter(window => !window.minimized && this._belongs(window));
         const appMonitors = [...new Set(shown.map(window => window.get_monitor()))]
             .filter(index => index >= 0).sort((a, b) => a - b);
         const focus = global.display.focus_window;

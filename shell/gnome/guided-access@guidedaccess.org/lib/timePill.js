@@ -9,23 +9,17 @@ const MARGIN = 12;
 export class TimePill {
     // deps: {St, Clutter, Main}
     constructor(deps) {
-        this._deps = deps;
         const {St, Clutter, Main} = deps;
-        // A frame over the whole monitor that places the pill in its top right corner.
-        this._frame = new St.Bin({
-            name: 'guided-access-time-pill-frame', reactive: false, visible: false, style: `padding: ${MARGIN}px;`,
-        });
-        const box = new St.BoxLayout({
+        // Placed by show() in its monitor's top right corner: a frame's
+        // alignment would not do, Cinnamon's St.Bin centres its child.
+        this._box = new St.BoxLayout({
             name: 'guided-access-time-pill', style_class: 'osd-window guided-access-time-pill',
-            // Expanded, or St.Bin centres it whatever its alignment (GNOME 48).
-            x_expand: true, y_expand: true, x_align: Clutter.ActorAlign.END, y_align: Clutter.ActorAlign.START,
+            reactive: false, visible: false,
         });
-        box.add_child(new St.Icon({icon_name: 'changes-prevent-symbolic', style_class: 'system-status-icon'}));
+        this._box.add_child(new St.Icon({icon_name: 'changes-prevent-symbolic', style_class: 'system-status-icon'}));
         this._label = new St.Label({y_align: Clutter.ActorAlign.CENTER});
-        box.add_child(this._label);
-        this._box = box;
-        this._frame.set_child(box);
-        Main.uiGroup.add_child(this._frame);
+        this._box.add_child(this._label);
+        Main.uiGroup.add_child(this._box);
     }
 
     // text: the time left, '' for none; spoken: what a screen reader says
@@ -33,14 +27,14 @@ export class TimePill {
     show(text, spoken, monitor) {
         this._label.text = text;
         this._box.accessible_name = spoken;
-        this._frame.visible = text !== '' && monitor !== null;
-        if (monitor !== null) {
-            this._frame.set_position(monitor.x, monitor.y);
-            this._frame.set_size(monitor.width, monitor.height);
-        }
+        this._box.visible = text !== '' && monitor !== null;
+        if (!this._box.visible)
+            return;
+        const [, width] = this._box.get_preferred_width(-1);
+        this._box.set_position(monitor.x + monitor.width - Math.ceil(width) - MARGIN, monitor.y + MARGIN);
     }
 
     destroy() {
-        this._frame.destroy();
+        this._box.destroy();
     }
 }
