@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The Cinnamon suite's assessment case (mixed into run's Cases): the exam
+"""The Cinnamon suite's assessment cases (mixed into run's Cases): the exam
 app (shell/tests/exam.py as app-a's own process) begins and ends an
-assessment; Cinnamon's screenshot service refuses during it."""
+assessment; Cinnamon's screenshot service refuses during it, and the
+clipboard is emptied at its begin and end."""
 
 import json
 import os
+import subprocess
 import time
 
 from examclient import Client, refused_name
@@ -84,3 +86,59 @@ class AssessmentCases:
         return (f'app-b refused ({refused_name(refused)}); app-a began it with app-c: app-b bounced, app-c reached; '
                 f'the screenshot service said "{shot}"; End with the passcode refused ({ended_by_passcode}); '
                 'EndAssessment ended it; screenshots saved before and after')
+
+    def clipboard(self, text=None):
+        """The X11 clipboard as any program sees it (xclip): what it holds,
+        '' when empty or unowned; with TEXT, copies TEXT there first (xclip
+        keeps serving it until another program takes the clipboard)."""
+        if text is not None:
+            subprocess.run(['xclip', '-selection', 'clipboard', '-i'], input=text, text=True, env=self.env, check=True,
+                           timeout=5, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            pasted = subprocess.run(['xclip', '-selection', 'clipboard', '-o'], env=self.env, capture_output=True,
+                                    text=True, timeout=2)
+        except subprocess.TimeoutExpired:
+            return ''
+        return pasted.stdout if pasted.returncode == 0 else ''
+
+    def assessment_clipboard(self):
+        """An assessment that does not allow the clipboard empties it when it
+        begins and when it ends. Control: a plain session keeps it."""
+        for name in ('app-a', 'app-b'):
+            if self.window(name) is None:
+                self.start_app(name)
+        self.activate('app-a')
+        self.clipboard('copied before a plain session')
+        self.start_session('app-a')
+        try:
+            wait_for(lambda: self.window('app-b')['minimized'], 5, what='the lock')
+            time.sleep(0.5)
+            kept = self.clipboard()
+        finally:
+            self.end_session()
+        if kept != 'copied before a plain session':
+            raise AssertionError(f'control: a plain session changed the clipboard to {kept!r}')
+        with open(f'{self.work}/managed.json', 'w') as f:
+            json.dump({'AssessmentApplications': [self.app_id('app-a')]}, f)
+        listed = time.monotonic()
+        exam = Client(self, 'app-a')
+        try:
+            self.clipboard('copied before the exam')
+            while (outcome := exam.ask('begin {}')) != 'ok' and time.monotonic() - listed < 3:
+                time.sleep(0.1)  # the daemon reads managed.json again within a second
+            if outcome != 'ok':
+                raise AssertionError(f'BeginAssessment from app-a: {outcome}')
+            try:
+                wait_for(lambda: self.clipboard() == '', 5, 0.1, 'the clipboard emptied when the assessment began')
+                self.clipboard('copied during the exam')
+            finally:
+                ended = exam.ask('end')
+            if ended != 'ok':
+                raise AssertionError(f'EndAssessment from app-a: {ended}')
+            wait_for(lambda: self.clipboard() == '', 5, 0.1, 'the clipboard emptied when the assessment ended')
+        finally:
+            exam.stop()
+            with open(f'{self.work}/managed.json', 'w') as f:
+                f.write('{}\n')
+        return ('copied text gone when the assessment began, what was copied in it gone when it ended (control: a plain '
+                'session kept the clipboard)')

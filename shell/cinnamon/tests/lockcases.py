@@ -18,8 +18,8 @@ class LockCases:
     def enforcer_registered(self):
         enforcers = wait_for(lambda: self.enforcers().get('cinnamon') is not None and self.enforcers(), 10, 0.1,
                              'RegisterEnforcer("cinnamon", ...)')
-        claims = ['accessibility-shortcut', 'also-allowed', 'app-lock', 'app-switching', 'assessment', 'disabled-regions',
-                  'power-menu', 'touch']
+        claims = ['accessibility-shortcut', 'also-allowed', 'app-lock', 'app-switching', 'assessment', 'clipboard',
+                  'disabled-regions', 'power-menu', 'touch']
         if sorted(enforcers['cinnamon']) != claims:
             raise AssertionError(f'Enforcers is {enforcers}: "cinnamon" should claim exactly {", ".join(claims)}')
         status = subprocess.run([f'{self.work}/bin/guided-access', 'status'], env=self.env, capture_output=True,

@@ -22,7 +22,9 @@
 //   Assessment    → the lock keeps it as any session (the exam app and its
 //                   participants reachable); Cinnamon's own screenshot
 //                   service refuses unless it allows screen capture
-//                   (ScreenshotGuard)
+//                   (ScreenshotGuard); the clipboard emptied at its begin
+//                   and end unless it allows the clipboard (the GNOME
+//                   extension's clearClipboard)
 //   TimeLimit     → the time left, the daemon's warnings and, when the time
 //                   is up, a shield that only the gesture passes (TimeLimit)
 //   the gesture   → Super+Alt+Escape pressed three times within a second
@@ -43,6 +45,7 @@ import {ShellLockdown} from './shellLockdown.js';
 import {TimeLimit} from './timeLimit.js';
 import {RegionBlockers} from './regionBlockers.js';
 import {ScreenshotGuard} from './screenshotGuard.js';
+import {clearClipboard} from './clipboard.js';
 import {OverlayCovers} from './overlayCovers.js';
 import {AppMonitors} from './appMonitors.js';
 import {MonitorShields} from './monitorShields.js';
@@ -52,7 +55,7 @@ import {CAPABILITY, SYSTEM_RESTRICTION} from '../common/contract.js';
 // The name the daemon knows this enforcer by, and what it enforces.
 export const ENFORCER = 'cinnamon';
 export const CAPABILITIES = [CAPABILITY.appLock, CAPABILITY.alsoAllowed, CAPABILITY.disabledRegions,
-    CAPABILITY.accessibilityShortcut, CAPABILITY.assessment, SYSTEM_RESTRICTION.appSwitching,
+    CAPABILITY.accessibilityShortcut, CAPABILITY.assessment, CAPABILITY.clipboard, SYSTEM_RESTRICTION.appSwitching,
     SYSTEM_RESTRICTION.powerMenu, SYSTEM_RESTRICTION.touch];
 // The gesture's keys (GNOME's default too), in Cinnamon's keybinding syntax.
 export const GESTURE = '<Super><Alt>Escape';
@@ -74,6 +77,7 @@ export class Enforcer {
         this._regions = null; // the RegionBlockers of the session's regions
         this._regionsKey = '[]'; // which regions they block (JSON)
         this._screenshots = null; // the ScreenshotGuard during an assessment that wants it
+        this._clipboardDenied = false; // during an assessment that does not allow the clipboard
         this._presses = new TriplePress();
         this._service = new ServiceClient(deps, {
             changed: () => this._sync(),
@@ -125,6 +129,7 @@ export class Enforcer {
 
     _apply(session) {
         this._session = session;
+        this._guardClipboard(session !== null && assessmentDenies(session, 'allowsClipboard'));
         this._keeper.follow(session?.app ?? null);
         this._timeLimit.follow(session);
         if (session === null) {
@@ -180,6 +185,15 @@ export class Enforcer {
         this._regions?.destroy();
         this._regions = regions.length > 0 ? new RegionBlockers(this._deps, regions) : null;
         this._regionsKey = key;
+    }
+
+    // The clipboard emptied when an assessment that does not allow it
+    // begins, and when it ends: nothing copied before reaches the exam, and
+    // nothing copied in it outlasts it.
+    _guardClipboard(denied) {
+        if (denied !== this._clipboardDenied)
+            clearClipboard(this._deps);
+        this._clipboardDenied = denied;
     }
 
     _guardScreenshots(guarded) {
