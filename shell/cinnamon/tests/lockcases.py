@@ -243,7 +243,8 @@ class LockCases:
     def app_relaunched(self):
         """kill -9 of the locked app: launched again through Cinnamon (its
         desktop file) and focused, 3 times a minute; the 4th time it stays
-        gone and the lock holds. Control: without a session it stays gone."""
+        gone, the lock holds and the shield says so and names the keys; it
+        goes with End. Control: without a session it stays gone, no shield."""
         def kill(pid):
             os.kill(pid, signal.SIGKILL)
             wait_for(lambda: (self.window('app-a') or {}).get('pid') != pid, 10, 0.1, f'app-a (pid {pid}) to go')
@@ -253,8 +254,8 @@ class LockCases:
                 self.start_app(name)
         kill(self.window('app-a')['pid'])
         time.sleep(2)
-        if self.window('app-a'):
-            raise AssertionError('control: app-a came back without a session')
+        if self.window('app-a') or self.js('global._ga.shown("guided-access-shield")') is not None:
+            raise AssertionError('control: app-a came back, or a shield showed, without a session')
         self.apps.pop('app-a', None)
         self.start_app('app-a')
         self.start_session('app-a')
@@ -272,15 +273,19 @@ class LockCases:
                          'the launched app-a to have the focus with app-b minimized')
                 time.sleep(1)  # as a person would, before it goes again
             kill(self.window('app-a')['pid'])
-            time.sleep(2)
+            said = wait_for(lambda: self.js('global._ga.shown("guided-access-shield")'), 10, 0.1,
+                            'the shield after the 4th exit')
             if self.window('app-a') or not self.window('app-b')['minimized'] or not self.prop('Enabled'):
                 raise AssertionError('after the 4th exit: app-a back, or the lock gone')
+            if 'The app has closed' not in said or 'Super+Alt+Escape' not in said:
+                raise AssertionError(f'the shield says "{said}"')
         finally:
             self.end_session()
+        wait_for(lambda: self.js('global._ga.shown("guided-access-shield")') is None, 5, 0.1, 'the shield gone after End')
         self.apps.pop('app-a', None)
         return (f'control: stayed gone without a session; in the session launched again 3 times (kill → window '
                 f'{", ".join(f"{t:.2f}" for t in took)} s), focused, app-b minimized; the 4th exit within a minute '
-                'left it gone, the lock held')
+                f'left it gone, the lock held, the shield said "{said}"; gone after End')
 
     def disabled_region(self):
         """A click in a disabled region does not reach the app, one beside it

@@ -9,7 +9,7 @@ from waiting import wait_for
 
 PILL = 'guided-access-time-pill'
 WARNING = 'guided-access-warning'
-SHIELD = 'guided-access-expiry-shield'
+SHIELD = 'guided-access-shield'
 
 
 class TimeCases:

@@ -25,8 +25,10 @@
 //                   (ScreenshotGuard); the clipboard emptied at its begin
 //                   and end unless it allows the clipboard (the GNOME
 //                   extension's clearClipboard)
-//   TimeLimit     → the time left, the daemon's warnings and, when the time
-//                   is up, a shield that only the gesture passes (TimeLimit)
+//   TimeLimit     → the time left and the daemon's warnings (TimeLimit)
+//   State expired, or the app gone and not launched again
+//                 → a shield over everything that says why and which keys
+//                   end the session; only the gesture passes it (Shield)
 //   the gesture   → Super+Alt+Escape pressed three times within a second
 //                   during a session opens the end dialog (EndDialog), with
 //                   a switch for each feature of AccessibilityShortcut
@@ -43,13 +45,14 @@ import {TriplePress} from './triplePress.js';
 import {EndDialog} from './endDialog.js';
 import {ShellLockdown} from './shellLockdown.js';
 import {TimeLimit} from './timeLimit.js';
+import {Shield} from './shield.js';
 import {RegionBlockers} from './regionBlockers.js';
 import {ScreenshotGuard} from './screenshotGuard.js';
 import {clearClipboard} from './clipboard.js';
 import {OverlayCovers} from './overlayCovers.js';
 import {AppMonitors} from './appMonitors.js';
 import {MonitorShields} from './monitorShields.js';
-import {assessmentDenies, denied, reachableApps} from '../common/session.js';
+import {assessmentDenies, denied, reachableApps, shieldReason} from '../common/session.js';
 import {CAPABILITY, SYSTEM_RESTRICTION} from '../common/contract.js';
 
 // The name the daemon knows this enforcer by, and what it enforces.
@@ -85,10 +88,11 @@ export class Enforcer {
             timeLimitWarning: secondsLeft => this._timeLimit.warn(secondsLeft),
             featuresChanged: () => this._dialog?.featuresChanged(),
         }, ENFORCER);
+        this._shield = new Shield(deps);
         // An app that cannot be launched again (3 times a minute at most)
-        // is logged; the shield that says so is not made yet (README).
-        this._keeper = new AppKeeper(deps, () => {});
-        this._timeLimit = new TimeLimit(deps, GESTURE_KEYS);
+        // brings the shield.
+        this._keeper = new AppKeeper(deps, () => this._showShield());
+        this._timeLimit = new TimeLimit(deps);
         this._lock = new AppLock(deps, this._service, {
             appWindow: window => {
                 this._keeper.appWindow(window);
@@ -111,9 +115,10 @@ export class Enforcer {
         this._followMonitors(false);
         this._keeper.destroy();
         this._timeLimit.destroy();
+        this._shield.destroy();
         this._blockRegions([]);
         this._guardScreenshots(false);
-        this._dialog = this._service = this._lock = this._lockdown = this._covers = this._keeper = this._timeLimit = null;
+        this._dialog = this._service = this._lock = this._lockdown = this._covers = this._keeper = this._timeLimit = this._shield = null;
     }
 
     _sync() {
@@ -132,6 +137,7 @@ export class Enforcer {
         this._guardClipboard(session !== null && assessmentDenies(session, 'allowsClipboard'));
         this._keeper.follow(session?.app ?? null);
         this._timeLimit.follow(session);
+        this._showShield();
         if (session === null) {
             this._dialog?.destroy();
             this._lockdown?.destroy();
@@ -155,6 +161,19 @@ export class Enforcer {
         // Not `??=`: Cinnamon 5.6's cjs does not take it.
         if (this._lockdown === null)
             this._lockdown = new ShellLockdown(this._deps, [GESTURE_BINDING]);
+    }
+
+    // The shield, when the time is up or the app is gone for good; its words
+    // name the gesture's keys.
+    _showShield() {
+        const {_} = this._deps;
+        const reason = shieldReason(this._session, this._keeper.unreachable);
+        let text = null;
+        if (reason === 'expired')
+            text = _('Time is up. Press %s three times to end Guided Access.').format(GESTURE_KEYS);
+        else if (reason === 'app-gone')
+            text = _('The app has closed. Press %s three times to end Guided Access.').format(GESTURE_KEYS);
+        this._shield.set(text);
     }
 
     // Whether the monitors are followed (during a session): the shields,

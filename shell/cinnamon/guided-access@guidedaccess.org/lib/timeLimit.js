@@ -9,12 +9,9 @@
 //   a warning       the daemon's TimeLimitWarning shown at the bottom of
 //                   the working monitor for a few seconds, in Cinnamon's
 //                   info OSD style
-//   time is up      a shield over the whole screen, the app included, that
-//                   takes every click and says which keys end the session
-//                   (chrome, so that X11 input reaches it rather than the
-//                   app's window below)
 //
-// None of it takes the keyboard: the gesture and the end dialog still work.
+// (When the time is up the enforcer shows its Shield.) None of it takes the
+// keyboard: the gesture and the end dialog still work.
 
 import {TimePill} from './timePill.js';
 import {formatRemaining, remainingSeconds} from '../common/session.js';
@@ -22,17 +19,14 @@ import {formatRemaining, remainingSeconds} from '../common/session.js';
 const WARNING_SECONDS = 4;
 
 export class TimeLimit {
-    // deps: {_, St, Clutter, GLib, Main}; gesture: the gesture's keys as a
-    // person reads them ("Super+Alt+Escape").
-    constructor(deps, gesture) {
+    // deps: {_, St, Clutter, GLib, Main}.
+    constructor(deps) {
         this._deps = deps;
-        this._gesture = gesture;
         this._session = null;
         this._pill = new TimePill(deps);
         this._tickSource = 0;
         this._warning = null;
         this._warningSource = 0;
-        this._shield = null;
         this._monitor = null; // the working monitor's rect; null: the primary
     }
 
@@ -62,7 +56,6 @@ export class TimeLimit {
             this._tickSource = 0;
         }
         this._tick();
-        this._setShield(session !== null && session.state === 'expired');
         if (session === null)
             this._hideWarning();
     }
@@ -105,29 +98,6 @@ export class TimeLimit {
         this._warningSource = 0;
         this._warning?.destroy();
         this._warning = null;
-    }
-
-    _setShield(shown) {
-        const {_, St, Clutter, Main, global} = this._deps;
-        if (shown === (this._shield !== null))
-            return;
-        if (!shown) {
-            Main.layoutManager.removeChrome(this._shield);
-            this._shield.destroy();
-            this._shield = null;
-            return;
-        }
-        const text = _('Time is up. Press %s three times to end Guided Access.').format(this._gesture);
-        this._shield = new St.Bin({
-            name: 'guided-access-expiry-shield', reactive: true, accessible_name: text,
-            style: 'background-color: rgba(0, 0, 0, 0.6);',
-            x_align: St.Align.MIDDLE, y_align: St.Align.MIDDLE,
-        });
-        this._shield.set_child(new St.Label({text, style_class: 'info-osd'}));
-        this._shield.add_constraint(new Clutter.BindConstraint({
-            source: global.stage, coordinate: Clutter.BindCoordinate.ALL,
-        }));
-        Main.layoutManager.addChrome(this._shield, {visibleInFullscreen: true});
     }
 
     destroy() {
