@@ -44,7 +44,8 @@ DESKTOPS = (
     # Cinnamon (Linux Mint's desktop) under Xvfb; its monitor layouts under
     # Xorg's dummy driver, rearranged with xrandr in one Cinnamon.
     Desktop('cinnamon', 'Cinnamon', {'host': ('layouts',), 'roots': ('layouts',)}, setup=r'^extension enables', groups={
-        'lock': r'^(other app|also-allowed|a click in a disabled region|touch denied|unloading|switching|kill -9)',
+        'lock': r'^(other app|also-allowed|notifications denied|a click in a disabled region|touch denied|unloading|'
+                r'switching|kill -9)',
         'dialogs': r'^(Super\+Alt\+Escape|the dialog\'s accessibility switches|a session with a time limit|expiry)',
         'redteam': r'^(red team|another program\'s override-redirect)',
         'modes': r'^managed Single App Mode',

@@ -4,6 +4,7 @@ Cases): the extension registers, other apps are unreachable, the allowed
 ones stay reachable, and the gesture's dialog ends a session only with the
 passcode. Each beside its control: the same action without a session."""
 
+import json
 import os
 import signal
 import subprocess
@@ -286,6 +287,54 @@ class LockCases:
         return (f'control: stayed gone without a session; in the session launched again 3 times (kill → window '
                 f'{", ".join(f"{t:.2f}" for t in took)} s), focused, app-b minimized; the 4th exit within a minute '
                 f'left it gone, the lock held, the shield said "{said}"; gone after End')
+
+    def notify(self, summary):
+        """A notification, as any program sends one (Cinnamon is the
+        notification server); its id."""
+        server = self.bus.get_object('org.freedesktop.Notifications', '/org/freedesktop/Notifications', introspect=False)
+        return int(server.Notify('app-b', self.dbus.UInt32(0), '', summary, 'from app-b', self.dbus.Array([], 's'),
+                                 self.dbus.Dictionary({}, 'sv'), 5000,
+                                 dbus_interface='org.freedesktop.Notifications', timeout=10))
+
+    def close_notification(self, identifier):
+        server = self.bus.get_object('org.freedesktop.Notifications', '/org/freedesktop/Notifications', introspect=False)
+        server.CloseNotification(self.dbus.UInt32(identifier), dbus_interface='org.freedesktop.Notifications', timeout=10)
+
+    def banner_shown(self, summary, seconds):
+        """Whether Cinnamon shows a banner of SUMMARY within SECONDS."""
+        check = ('(() => { const tray = imports.ui.main.messageTray; '
+                 f'return tray._notificationBin.mapped && tray._notification?.title === {json.dumps(summary)}; }})()')
+        try:
+            return wait_for(lambda: self.js(check), seconds, 0.05, f'a banner of "{summary}"')
+        except TimeoutError:
+            return False
+
+    def notifications_denied(self):
+        """With notifications denied, a notification sent during the session
+        shows no banner (the daemon switched Cinnamon's own banners off:
+        org.cinnamon.desktop.notifications display-notifications); one sent
+        after End does. Control: one sent before the session shows."""
+        for name in ('app-a', 'app-b'):
+            if self.window(name) is None:
+                self.start_app(name)
+        self.activate('app-a')
+        shown = {}
+        for when in ('before', 'during', 'after'):
+            if when == 'during':
+                self.start_session('app-a', restrictions={'notifications': 'deny'})
+                wait_for(lambda: self.window('app-b')['minimized'], 5, what='the lock')
+            try:
+                identifier = self.notify(f'sent {when} the session')
+                shown[when] = self.banner_shown(f'sent {when} the session', 3)
+                self.close_notification(identifier)
+                wait_for(lambda: not self.js('imports.ui.main.messageTray._notificationBin.mapped'), 5, 0.1,
+                         'the banner closed')
+            finally:
+                if when == 'during':
+                    self.end_session()
+        if shown != {'before': True, 'during': False, 'after': True}:
+            raise AssertionError(f'banners shown: {shown}')
+        return 'a banner before the session and after End; none for the notification sent during it'
 
     def disabled_region(self):
         """A click in a disabled region does not reach the app, one beside it
