@@ -10,7 +10,10 @@
 # ("TITLE dialog"), a right-click in the window a popup menu whose item
 # logs "menu TIME item". With a third argument `overlay` it is instead an
 # X11 override-redirect window over the whole screen (run it with
-# GDK_BACKEND=x11), as a program that wants to cover the screen would map.
+# GDK_BACKEND=x11), as a program that wants to cover the screen would map;
+# with `overlay-grab` that window also grabs the keyboard once mapped
+# (XGrabKeyboard, as any X11 client may) and logs "grab STATUS", and "grab
+# broken" should the X server end the grab.
 #
 # Like an app that adopts Guided Access, it registers one custom restriction,
 # org.example.TITLE.chat ("Chat in TITLE"), and logs every RestrictionChanged
@@ -23,7 +26,8 @@ gi.require_version('Gdk', '3.0')
 from gi.repository import Gdk, GLib, Gtk  # noqa: E402
 
 title, log_path = sys.argv[1], sys.argv[2]
-overlay = sys.argv[3:] == ['overlay']
+overlay = sys.argv[3:] in (['overlay'], ['overlay-grab'])
+grab = sys.argv[3:] == ['overlay-grab']
 GLib.set_prgname(title)
 log = open(log_path, 'a', buffering=1)
 windows = []
@@ -72,8 +76,17 @@ def new_window(window_title):
     window.add_events(Gdk.EventMask.KEY_PRESS_MASK)
     window.connect('key-press-event', on_key)
     window.connect('destroy', window_closed)
+    if grab:
+        window.connect('map-event', grab_keyboard)
+        window.connect('grab-broken-event', lambda _window, _event: log.write('grab broken\n'))
     window.show_all()
     windows.append(window)
+
+
+def grab_keyboard(window, _event):
+    seat = Gdk.Display.get_default().get_default_seat()
+    status = seat.grab(window.get_window(), Gdk.SeatCapabilities.KEYBOARD, True, None, None, None)
+    log.write(f'grab {status.value_nick}\n')
 
 
 def window_closed(window):

@@ -307,18 +307,23 @@ class Cinnamon:
 
     # -- the test apps --------------------------------------------------------
 
-    def launch_app(self, name, overlay=False):
-        """Starts test app NAME; with OVERLAY, as an override-redirect
-        window over the whole screen (app.py)."""
-        log_path = f'{self.work}/logs/{name}.log'
+    def launch_app(self, name, overlay=None):
+        """Starts test app NAME; with OVERLAY ('overlay', 'overlay-grab'),
+        as an override-redirect window over the whole screen (app.py)."""
+        log_path = self.app_log(name)
         process = subprocess.Popen([f'{self.work}/bin/{name}', f'{self.work}/bin/app.py', name, log_path]
-                                   + (['overlay'] if overlay else []),
+                                   + ([overlay] if overlay else []),
                                    env={**self.env, 'GDK_BACKEND': 'x11'},
                                    stdout=open(f'{self.work}/logs/{name}.out', 'w'), stderr=subprocess.STDOUT,
                                    start_new_session=True)
         self.remember_group(process.pid)
         self.apps[name] = (process, log_path)
         return process
+
+    def app_log(self, name):
+        """Where test app NAME logs what it receives: the same path when
+        Cinnamon launched it again (its desktop file names it)."""
+        return f'{self.work}/logs/{name}.log'
 
     def stop_app(self, name):
         if name in self.apps:
@@ -357,7 +362,7 @@ class Cinnamon:
 
     def clicks(self, name):
         """Distinct clicks the app logged (GTK reports each twice)."""
-        with open(self.apps[name][1]) as f:
+        with open(self.app_log(name)) as f:
             return len({tuple(line.split()[1:4]) for line in f if line.startswith('click ')})
 
     def click_reaches(self, name, x, y, seconds=1.0):
@@ -372,7 +377,7 @@ class Cinnamon:
 
     def keys(self, name):
         """The keys the app received: (timestamp, key name) of each press."""
-        with open(self.apps[name][1]) as f:
+        with open(self.app_log(name)) as f:
             return sorted({tuple(line.split()[1:3]) for line in f if line.startswith('key ')})
 
     def enforcers(self):

@@ -5,6 +5,7 @@ program, each tried without a session (the control: it must work there)
 and in one; the tally is a REDTEAM line with each way closed, open or
 untestable, every open one named."""
 
+import os
 import subprocess
 import time
 
@@ -155,7 +156,7 @@ class RedTeam:
                 self.start_app(name)
         self.activate('app-a')
         inside = self.inside('app-a')
-        self.launch_app('app-x', overlay=True)
+        self.launch_app('app-x', overlay='overlay')
         try:
             wait_for(lambda: self.js('global._ga.overlay()') is not None, 10, 0.1, 'the overlay mapped')
             if not self.seen_within(lambda: self.click_reaches('app-x', *inside, seconds=0.5), 10):
@@ -165,7 +166,7 @@ class RedTeam:
         self.start_session('app-a')
         try:
             wait_for(lambda: self.window('app-b')['minimized'], 5, what='the lock')
-            self.launch_app('app-x', overlay=True)
+            self.launch_app('app-x', overlay='overlay')
             wait_for(lambda: self.js('global._ga.overlay()') is not None, 10, 0.1, 'the overlay mapped')
             time.sleep(0.5)
             shown = self.js('global._ga.overlay()')
@@ -193,9 +194,7 @@ class RedTeam:
     def own_menu_works(self, name, point):
         """A right-click at POINT opens NAME's popup menu (GTK maps it as an
         override-redirect window on X11); a click on its item reaches it."""
-        # Its log, also when Cinnamon launched it again (its desktop file
-        # names the same one).
-        log_path = f'{self.work}/logs/{name}.log'
+        log_path = self.app_log(name)
         with open(log_path) as f:
             before = sum(line.startswith('menu ') for line in f)
         self.xdotool('mousemove', str(point[0]), str(point[1]), 'click', '3')
@@ -206,3 +205,52 @@ class RedTeam:
             with open(log_path) as f:
                 return sum(line.startswith('menu ') for line in f) > before
         return self.seen_within(chosen, 2)
+
+    def keyboard_grab(self):
+        """Another program's keyboard grab (XGrabKeyboard, on an
+        override-redirect window of its own, which any X11 client may map
+        and grab with) during a session: whether the keys typed go to it
+        (open: a shell cannot refuse or break another client's grab) or
+        still to the locked app (closed, as observed: see README), in the
+        tally. After it exits the keys reach the app. Control: without a
+        session the same grab takes the keys."""
+        for name in ('app-a', 'app-b'):
+            if self.window(name) is None:
+                self.start_app(name)
+        self.activate('app-a')
+        taken = {}
+        for session in (False, True):
+            if session:
+                self.start_session('app-a')
+                wait_for(lambda: self.window('app-b')['minimized'], 5, what='the lock')
+            try:
+                self.launch_app('app-x', overlay='overlay-grab')
+                log_path = self.app_log('app-x')
+                wait_for(lambda: os.path.exists(log_path) and 'grab ' in open(log_path).read(), 10, 0.1,
+                         'app-x to grab the keyboard')
+                status = open(log_path).read().split('grab ', 1)[1].split()[0]
+                before = {name: len(self.keys(name)) for name in ('app-a', 'app-x')}
+                self.type_text('qz')
+                time.sleep(0.5)
+                taken[session] = (status, {name: len(self.keys(name)) - before[name] for name in before})
+                self.stop_app('app-x')
+                wait_for(lambda: self.keys_reach('app-a'), 5, 0.2, 'keys to reach app-a again after app-x left')
+            finally:
+                if session:
+                    self.end_session()
+        if taken[False][0] != 'success' or taken[False][1]['app-x'] == 0:
+            raise AssertionError(f'control: without a session the grab did not take the keys: {taken[False]}')
+        status, counts = taken[True]
+        grabbed = status == 'success' and counts['app-x'] > 0 and counts['app-a'] == 0
+        self.way('another program\'s XGrabKeyboard (an override-redirect window of its own takes every key while it '
+                 'holds the grab)', 'open' if grabbed else 'closed')
+        return (f'without a session the grab took the keys ({taken[False]}); during one: grab {status}, keys '
+                f'{counts} ({"open: X11 gave the keys to the grabbing client" if grabbed else "closed: they reached app-a"})'
+                '; after it exited the keys reached app-a again')
+
+    def keys_reach(self, name):
+        """Whether a key typed now reaches NAME."""
+        before = len(self.keys(name))
+        self.type_text('k')
+        time.sleep(0.2)
+        return len(self.keys(name)) > before
