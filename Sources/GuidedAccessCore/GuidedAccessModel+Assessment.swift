@@ -33,14 +33,22 @@ extension GuidedAccessModel {
         }
     }
 
+    /// Whether `app` began the running assessment (and so ends it with
+    /// `EndAssessment` on its own say).
+    public func isAssessmentOwner(_ app: String) -> Bool {
+        session.mode == .assessment && session.requestedBy == app
+    }
+
     /// `EndAssessment` by the assessment's own app: throws `notActive`
-    /// without an assessment, `notOwner` for another app.
+    /// without an assessment, `notOwner` for another app (which needs
+    /// end-session authority: ``end(requestedBy:now:)`` without an app).
     public mutating func endAssessment(requestedBy app: String, now: Date) throws(DomainError) -> [ModelChange] {
         guard session.mode == .assessment else {
             throw .notActive("no assessment is running; nothing to end")
         }
         guard session.requestedBy == app else {
-            throw .notOwner("\(app) did not begin this assessment, so it cannot end it; only \(session.app) or an administrator can")
+            throw .notOwner(
+                "\(app) did not begin this assessment, so it cannot end it; only \(session.app) can, or an administrator with EndAssessment or End")
         }
         return try commit { (model) throws(DomainError) in
             try model.session.end()

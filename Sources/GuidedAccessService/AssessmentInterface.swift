@@ -26,17 +26,30 @@ extension GuidedAccessService {
         }
     }
 
+    /// `EndAssessment`: the assessment's own app ends it; anyone else needs
+    /// end-session authority (polkit's `end-session`, as `End` without a
+    /// passcode), which interrupts it: the app hears `AssessmentInterrupted`.
     func endAssessment(_ call: MethodCall) async throws {
         let caller = try await identify(call)
+        guard let app = read({ model in caller.appIDs.first { model.isAssessmentOwner($0) } }) else {
+            try await endAssessmentAsAdministrator(call)
+            return
+        }
         do {
-            let app = read { model in caller.appIDs.first { $0 == model.app } } ?? caller.app
             let changes = try await model.with { try $0.endAssessment(requestedBy: app, now: Date()) }
             audit(caller, "end-assessment", app, .allowed)
             call.afterReply { self.publish(changes) }
         } catch let error as DomainError {
-            audit(caller, "end-assessment", caller.app, error.isDenial ? .denied : .error(error))
+            audit(caller, "end-assessment", app, error.isDenial ? .denied : .error(error))
             throw error
         }
+    }
+
+    private func endAssessmentAsAdministrator(_ call: MethodCall) async throws {
+        try await authorized(call, audit: "end-assessment", target: read { $0.app }, required: { model in
+            guard model.mode == .assessment else { throw DomainError.notActive("no assessment is running; nothing to end") }
+            return [.endSession]
+        }, change: { model in (try model.end(now: Date()), ()) })
     }
 
     /// The enforcer `name` no longer covers `lost` (it left, withdrew, or

@@ -37,6 +37,7 @@ import Testing
             #expect { try model.beginAssessment(app: "org.example.Exam", configuration: configuration, now: t0) } throws: {
                 ($0 as? DomainError)?.name == "AlreadyActive"
             }
+            #expect(model.isAssessmentOwner("org.example.Exam") && !model.isAssessmentOwner("org.example.Calc"))
             #expect { try model.endAssessment(requestedBy: "org.example.Calc", now: at(1)) } throws: { ($0 as? DomainError)?.name == "NotOwner" }
             #expect { try model.end(requestedBy: "org.example.Exam", now: at(1)) } throws: { ($0 as? DomainError)?.name == "PermissionDenied" }
             #expect { try model.passcodeChallenge(now: at(1)) } throws: { ($0 as? DomainError)?.name == "PermissionDenied" }

@@ -22,7 +22,7 @@ struct AssessmentTests {
              assessment=plain(p.Get(SESSION, "Assessment")))
         """
 
-    @Test("an exam app managed.json lists begins an assessment: locked to it and its participants, notifications off; another app is refused; bad keys are named; the passcode and RequestSession do not end it; an enforcer leaving interrupts it; EndAssessment ends it")
+    @Test("an exam app managed.json lists begins an assessment: locked to it and its participants, notifications off; another app is refused; bad keys are named; the passcode, RequestSession and another app's EndAssessment without authority do not end it; an enforcer leaving interrupts it; EndAssessment ends it")
     func assessment() async throws {
         try await withHarness(.init(startDaemon: false)) { h in
             try h.writeManagedConfig(["AssessmentApplications": [Paths.pythonAppID]])
@@ -71,7 +71,10 @@ struct AssessmentTests {
                     done(error=e.get_dbus_name())
                 """)
             #expect(request.string("error") == ServiceErrorName.permissionDenied.rawValue, "\(request.raw)")
-            #expect(await observer.gaError(.session, "EndAssessment") == ServiceErrorName.notOwner.rawValue, "another app cannot end it")
+            // Another app needs end-session authority, which nobody has here (no polkit).
+            #expect(await observer.gaError(.session, "EndAssessment") == ServiceErrorName.permissionDenied.rawValue,
+                    "another app without authority cannot end it")
+            #expect(try await observer.property(.session, "Mode", as: String.self) == "assessment")
 
             // An enforcer that kept it leaves: interrupted, still locked.
             let shell = try h.connect()
@@ -91,6 +94,32 @@ struct AssessmentTests {
             #expect(try await observer.property(.session, "SystemRestrictions", as: [String: String].self)["notifications"] == "allow")
             let actions = h.auditRecords().compactMap { $0["action"] as? String }
             #expect(actions.contains("begin-assessment") && actions.contains("end-assessment"))
+        }
+    }
+
+    @Test("EndAssessment from an administrator (end-session authority through the real polkit) interrupts the assessment, then ends it, as End does; audited")
+    func endAssessmentByAdministrator() async throws {
+        try await withHarness(.init(polkit: .real(), startDaemon: false)) { h in
+            try h.writeManagedConfig(["AssessmentApplications": [Paths.pythonAppID]])
+            try await h.startDaemon()
+            let administrator = try h.connect()  // root: polkit authorizes it
+            let interrupted = try await administrator.gaSignals(.session, "AssessmentInterrupted")
+            let ended = try await administrator.gaSignals(.session, "AssessmentEnded")
+            // Control: without an assessment there is nothing to end.
+            #expect(await administrator.gaError(.session, "EndAssessment") == ServiceErrorName.notActive.rawValue)
+            let exam = try await h.python("""
+                bus = connect()
+                iface(bus, SESSION).BeginAssessment(dbus.Dictionary({}, signature="sv"))
+                done(mode=str(iface(bus, PROPS).Get(SESSION, "Mode")))
+                """)
+            #expect(exam.string("mode") == "assessment", "\(exam.raw)")
+            _ = try await administrator.ga(.session, "EndAssessment")
+            let reason = await next(interrupted, timeout: .seconds(2))?.arguments.first
+            #expect(reason.map { "\($0)" == "an administrator ended the assessment" } == true, "\(String(describing: reason))")
+            #expect(await next(ended, timeout: .seconds(2)) != nil, "AssessmentEnded")
+            #expect(try await !administrator.enabled())
+            let record = h.auditRecords().last { $0["action"] as? String == "end-assessment" }
+            #expect(record?["result"] as? String == "allowed", "\(String(describing: record))")
         }
     }
 

@@ -14,6 +14,7 @@ import * as sessionModule from '../common/session.js';
 import * as identityModule from '../common/identity.js';
 import * as monitorsModule from '../common/monitors.js';
 import * as featuresModule from '../common/features.js';
+import * as shortcutModule from '../common/shortcut.js';
 import {ASSESSMENT_OPTIONS} from '../common/contract.js';
 import {same, summarize, test as testOnce} from './gjsunit.js';
 
@@ -46,16 +47,16 @@ const CONTRACT_FEATURES = (() => {
 })();
 
 const forms = [
-    ['ES module', sessionModule, identityModule, monitorsModule, featuresModule],
+    ['ES module', sessionModule, identityModule, monitorsModule, featuresModule, shortcutModule],
     ['KWin script', asKWinScript('session.js'), asKWinScript('identity.js'), asKWinScript('monitors.js'),
-        asKWinScript('features.js')],
+        asKWinScript('features.js'), asKWinScript('shortcut.js')],
 ];
 
 // Each test runs once in each form.
 function test(name, body) {
-    for (const [form, Session, Identity, Monitors, Features] of forms) {
+    for (const [form, Session, Identity, Monitors, Features, Shortcut] of forms) {
         testOnce(`${name} (${form})`, () => {
-            body(Session, Identity, Monitors, Features);
+            body(Session, Identity, Monitors, Features, Shortcut);
         });
     }
 }
@@ -69,6 +70,16 @@ const GET_ALL = {
     SystemRestrictionSources: {}, DisabledRegions: [[300, 300, 100, 100], [0, 0, 0, 50]],
     Enforcers: {kwin: ['app-lock']}, AllowedApplications: [], Presentation: 'as-is', AutoLock: -1,
 };
+
+test('shortcutLabel: an accelerator as a person reads it, modifiers as written', (...modules) => {
+    const Shortcut = modules[4];
+    same(Shortcut.shortcutLabel('<Super><Alt>Escape'), 'Super+Alt+Escape', 'the default gesture');
+    same(Shortcut.shortcutLabel('<Primary><Shift>g'), 'Ctrl+Shift+G', 'Primary is Ctrl; a letter in capitals');
+    same(Shortcut.shortcutLabel('<Control>F12'), 'Ctrl+F12', 'Control');
+    same(Shortcut.shortcutLabel('<Meta><Alt>Escape'), 'Meta+Alt+Escape', 'KDE\'s Meta');
+    same(Shortcut.shortcutLabel('<Mod4>Escape'), 'Mod4+Escape', 'an unknown modifier as written');
+    same(Shortcut.shortcutLabel('Escape'), 'Escape', 'no modifier');
+});
 
 test('featureTitle: a title for every feature of the contract, through the caller\'s translation', (...modules) => {
     const Features = modules[3];

@@ -162,10 +162,16 @@ class LockCases:
             raise AssertionError('the shield is up before the time ran out')
         wait_for(lambda: self.prop('State') == 'expired', 10, what='State expired')
         wait_for(lambda: self.stage_has('guided-access-shield'), 5, what='the expiry shield')
+        # What it says: the gesture's keys as configured (the default here).
+        said = self.js('(() => { const texts = []; const walk = a => { if (a.text) texts.push(a.text); '
+                       'a.get_children().forEach(walk); }; walk(global._ga.find(global.stage, "guided-access-shield")); '
+                       'return texts.join(" "); })()')
         self.end_session()
         wait_for(lambda: self.released_on_screen('app-b') and not self.stage_has('guided-access-shield'),
                  5, what='the shield to go')
-        return 'shield shown at expired, removed by End'
+        if 'Press Super+Alt+Escape three times' not in said:
+            raise AssertionError(f'the shield says "{said}", not the gesture\'s keys')
+        return f'shield shown at expired ("{said}"), removed by End'
 
     def restored_after_end(self):
         self.activate('app-a')

@@ -54,6 +54,7 @@ import {AppMonitors} from './appMonitors.js';
 import {MonitorShields} from './monitorShields.js';
 import {assessmentDenies, denied, reachableApps, shieldReason} from '../common/session.js';
 import {CAPABILITY, SYSTEM_RESTRICTION} from '../common/contract.js';
+import {shortcutLabel} from '../common/shortcut.js';
 
 // The name the daemon knows this enforcer by, and what it enforces.
 export const ENFORCER = 'cinnamon';
@@ -63,7 +64,7 @@ export const CAPABILITIES = [CAPABILITY.appLock, CAPABILITY.alsoAllowed, CAPABIL
 // The gesture's keys (GNOME's default too), in Cinnamon's keybinding syntax.
 export const GESTURE = '<Super><Alt>Escape';
 // The same keys as people read them, in the messages that refer to them.
-export const GESTURE_KEYS = 'Super+Alt+Escape';
+export const GESTURE_KEYS = shortcutLabel(GESTURE);
 const GESTURE_BINDING = 'guided-access-gesture';
 
 export class Enforcer {

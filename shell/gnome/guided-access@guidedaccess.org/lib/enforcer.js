@@ -24,11 +24,12 @@
 
 import {ServiceClient} from './service.js';
 import {AppKeeper} from './appKeeper.js';
-import {SessionUI} from './sessionUI.js';
+import {SessionUI, SHORTCUT_KEY} from './sessionUI.js';
 import {SessionLock} from './sessionLock.js';
 import {TimeAlerts} from './timeAlerts.js';
 import {AssessmentGuard} from './assessmentGuard.js';
 import {shieldReason} from '../common/session.js';
+import {shortcutLabel} from '../common/shortcut.js';
 import {CAPABILITY, SYSTEM_RESTRICTION} from '../common/contract.js';
 import {enforcementPlan} from './enforcementPlan.js';
 
@@ -65,7 +66,8 @@ export class Enforcer {
             this._capabilities = kept ? CAPABILITIES : CAPABILITIES.filter(c => c !== CAPABILITY.screenCapture);
             this._service.registerEnforcer(this._capabilities);
         });
-        this._settingIds = ['changed::show-region-outlines', 'changed::panel-menus-during-session']
+        this._settingIds = ['changed::show-region-outlines', 'changed::panel-menus-during-session',
+            `changed::${SHORTCUT_KEY}`]
             .map(signal => deps.settings.connect(signal, () => this._sync()));
         this._service.start();
     }
@@ -117,14 +119,18 @@ export class Enforcer {
         this._showShield();
     }
 
+    // The shield, when the time is up or the app is gone for good; its words
+    // name the gesture's keys as configured.
     _showShield() {
-        const {_} = this._deps;
+        const {_, settings} = this._deps;
         const reason = shieldReason(this._session, this._keeper.unreachable);
+        const [accelerator = ''] = settings.get_strv(SHORTCUT_KEY);
+        const keys = accelerator ? shortcutLabel(accelerator) : _('the shortcut');
         let text = null;
         if (reason === 'expired')
-            text = _('Time is up. Triple-press the shortcut to end Guided Access.');
+            text = _('Time is up. Press %s three times to end Guided Access.').format(keys);
         else if (reason === 'app-gone')
-            text = _('The app has closed. Triple-press the shortcut to end Guided Access.');
+            text = _('The app has closed. Press %s three times to end Guided Access.').format(keys);
         this._lock?.setShield(text);
     }
 }
