@@ -243,7 +243,8 @@ class KWin:
             wait_for(lambda: any(at > since and active for at, active in self.events()['compositing']), 2, 0.02,
                      'KWin to restart its compositing')
         wanted = {'/Effects': 'org.kde.kwin.Effects'}
-        if self.capturing:
+        # Whether KWin captures is known once it is up (can_capture).
+        if getattr(self, 'capturing', False):
             wanted['/org/kde/KWin/ScreenShot2'] = 'org.kde.KWin.ScreenShot2'
 
         def answering():
