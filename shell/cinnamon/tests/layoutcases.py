@@ -195,10 +195,20 @@ class LayoutCases:
         self.place('app-a', 1)
         self.start_session('app-a', time_limit=60)
         try:
-            pill = wait_for(lambda: self.js('global._ga.placed("guided-access-time-pill")'), 5, 0.1, 'the time left')
             x, y, width, height = monitors[1]
-            if not inside(pill, monitors[1]) or pill[0] + pill[2] < x + width - 40 or pill[1] > y + 40:
-                raise AssertionError(f'the time left at {pill} is not at the top right of app-a\'s monitor {monitors[1]}')
+            seen = []
+
+            def top_right():
+                # Shown, it is placed at the next frame: until then it reads as at 0,0.
+                seen.append(self.js('global._ga.placed("guided-access-time-pill")'))
+                pill = seen[-1]
+                return pill is not None and inside(pill, monitors[1]) and pill[0] + pill[2] >= x + width - 40 \
+                    and pill[1] <= y + 40 and pill
+            try:
+                pill = wait_for(top_right, 5, 0.1, 'the time left at the top right of app-a\'s monitor')
+            except TimeoutError:
+                raise AssertionError(f'the time left at {seen[-1]}, not at the top right of app-a\'s monitor '
+                                     f'{monitors[1]}') from None
         finally:
             self.end_session()
         return f'the time left at {pill}, at the top right of monitor 1 with app-a'
