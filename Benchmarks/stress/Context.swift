@@ -21,12 +21,15 @@ struct Scale: Sendable {
     let hungStarts: Int
     let floodCalls: Int
     let limitApps: Int
+    /// How many times the limits case changes a restriction and calls `List`
+    /// (the run: 200, with 12,800 rows).
+    let listRebuilds: Int
     let forgedSignals: Int
 
     static let short = Scale(name: "short", fuzzCalls: 5_000, burstCalls: 5_000, kills: 20, vanishingClients: 200, hungStarts: 200,
-                             floodCalls: 20_000, limitApps: 5, forgedSignals: 200)
+                             floodCalls: 20_000, limitApps: 5, listRebuilds: 20, forgedSignals: 200)
     static let long = Scale(name: "long", fuzzCalls: 50_000, burstCalls: 20_000, kills: 200, vanishingClients: 1_000, hungStarts: 200,
-                            floodCalls: 100_000, limitApps: 50, forgedSignals: 2_000)
+                            floodCalls: 100_000, limitApps: 50, listRebuilds: 200, forgedSignals: 2_000)
 }
 
 /// One row of the table.

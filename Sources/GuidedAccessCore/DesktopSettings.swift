@@ -195,7 +195,7 @@ extension GuidedAccessModel {
         guard !settlement.stale.isEmpty || !released.isEmpty else { return nil }
         for id in settlement.stale.keys { desktopOriginals[id] = nil }
         for feature in released { featureOriginals[feature] = nil }
-        return persistentState
+        return stateToSave
     }
 }
 

@@ -332,8 +332,11 @@ extension RestrictionRegistry {
 
     /// Every identifier with a record, a chosen state or a forced state, sorted.
     public func list() -> [RestrictionListing] {
-        let identifiers = Set(records.keys).union(states.keys).union(forcedStates.keys).sorted()
-        return identifiers.compactMap(listing(of:))
+        // Each identifier once, without hashing every one into a set again.
+        var identifiers = Array(records.keys)
+        identifiers += states.keys.filter { records[$0] == nil }
+        identifiers += forcedStates.keys.filter { records[$0] == nil && states[$0] == nil }
+        return identifiers.sorted().compactMap(listing(of:))
     }
 
     /// One identifier's row, by lookup; `nil` when nothing is known of it.

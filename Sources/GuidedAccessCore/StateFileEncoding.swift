@@ -5,7 +5,7 @@ import FoundationEssentials
 /// that grow with the registry (records and states, thousands of entries)
 /// are written directly, which is several times faster and matters because
 /// the file is rewritten on every change. The output is the JSON that
-/// `PersistentState`'s `Decodable` reads, keys sorted.
+/// `PersistentState`'s `Decodable` reads, keys sorted, records by identifier.
 enum StateFileEncoding {
     static func encode(_ state: PersistentState) throws -> Data {
         let encoder = JSONEncoder()
@@ -26,7 +26,7 @@ enum StateFileEncoding {
         field("passcode", try encoder.encode(state.passcode), into: &out)
         key("restrictionRecords", into: &out)
         out.append(UInt8(ascii: "["))
-        for (index, record) in state.restrictionRecords.enumerated() {
+        for (index, record) in state.restrictionRecords.sorted(by: { $0.identifier < $1.identifier }).enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out += Array(#"{"app":"#.utf8)
             string(record.app, into: &out)

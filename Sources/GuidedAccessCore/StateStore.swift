@@ -11,7 +11,9 @@ public struct PersistentState: Codable, Sendable, Equatable {
     public var version = PersistentState.currentVersion
     /// The session, running or not.
     public var session = GuidedAccessSession()
-    /// Restrictions apps registered, by identifier order.
+    /// Restrictions apps registered: by identifier as loaded and as
+    /// ``GuidedAccessModel/persistentState`` gives them; the file is written
+    /// in that order whatever order they have here.
     public var restrictionRecords: [RestrictionRecord] = []
     /// Chosen restriction states (only `deny` is stored; absent means `allow`).
     public var restrictionStates: [String: RestrictionState] = [:]
