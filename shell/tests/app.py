@@ -15,6 +15,9 @@
 # (XGrabKeyboard, as any X11 client may) and logs "grab STATUS", and "grab
 # broken" should the X server end the grab.
 #
+# With a third argument that is a number N it opens N windows ("TITLE",
+# "TITLE 2", …), as a browser with many windows does.
+#
 # Like an app that adopts Guided Access, it registers one custom restriction,
 # org.example.TITLE.chat ("Chat in TITLE"), and logs every RestrictionChanged
 # it hears for it ("restriction IDENTIFIER STATE").
@@ -28,6 +31,7 @@ from gi.repository import Gdk, GLib, Gtk  # noqa: E402
 title, log_path = sys.argv[1], sys.argv[2]
 overlay = sys.argv[3:] in (['overlay'], ['overlay-grab'])
 grab = sys.argv[3:] == ['overlay-grab']
+window_count = int(sys.argv[3]) if sys.argv[3:] and sys.argv[3].isdigit() else 1
 GLib.set_prgname(title)
 log = open(log_path, 'a', buffering=1)
 windows = []
@@ -115,6 +119,8 @@ def register_restriction():
 
 buses = []
 new_window(title)
+for number in range(2, window_count + 1):
+    new_window(f'{title} {number}')
 register_restriction()
 log.write('ready\n')
 Gtk.main()

@@ -1,42 +1,203 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The GNOME suite's figures (mixed into run's Cases; printed as FIGURE
 lines, not asserted): the latency from Start and End returning to the lock
-in place and the desktop restored, the start sheet's (measured by sheet.py)
-and gnome-shell's RSS with and without the extension (measured by
+in place and the desktop restored, with 2, 10 and 50 other windows open,
+each beside a reference from the same run (one Eval that minimizes or
+restores the same windows: what any code in the shell can do at best when
+told over the bus), each until the first frame painted so; where one
+Start's time goes, from the daemon's reply to the frame (TRACE_HELPERS);
+the start sheet's (measured by sheet.py) and
+gnome-shell's RSS with and without the extension (measured by
 resiliencecases.py)."""
 
+import os
+import random
+import re
+import statistics
 import time
 
-from harness import log, percentiles
+from harness import beside_reference, log, percentiles, quantile
+from shellinfo import CROWD
 from waiting import wait_for
 
-SESSIONS_MEASURED = 50
+SESSIONS_MEASURED = 20
+# Other windows open besides the locked app's: app-b's, and the rest from
+# the crowd apps (shellinfo.CROWD).
+WINDOW_COUNTS = (2, 10, 50)
+
+# A trace of the extension's work on each Start, defined in the shell by
+# Eval (the suite's shell runs in unsafe mode): the enforcer's _sync and
+# _apply, the SessionLock's apply and each of its parts are wrapped to stamp
+# their begin and end, and the stage stamps each frame it lays out and
+# paints; all on the monotonic clock the suite reads too. remove() puts
+# every wrapped method back.
+TRACE_HELPERS = r"""
+(function () {
+    const {GLib} = imports.gi;
+    const Main = global._gaShell.Main;
+    const now = () => GLib.get_monotonic_time();
+    const PARTS = {
+        _presentation: ['setMode'], _appLock: ['lock'], _monitors: ['update'], _lockdown: ['apply'],
+        _panel: ['apply'], _blockers: ['setDesktopBlocked', 'setRegions', 'setTouchBlocked'],
+        _keyboards: ['setBlocked'],
+    };
+    const trace = {
+        stamps: [],
+        undo: [],
+        stamp(name) {
+            trace.stamps.push([name, now()]);
+        },
+        wrap(object, method, name) {
+            const original = object[method];
+            const own = Object.prototype.hasOwnProperty.call(object, method);
+            object[method] = function (...args) {
+                trace.stamp(`${name} begins`);
+                try {
+                    return original.apply(this, args);
+                } finally {
+                    trace.stamp(name);
+                }
+            };
+            trace.undo.push(() => {
+                if (own)
+                    object[method] = original;
+                else
+                    delete object[method];
+            });
+        },
+        // During a session (its SessionLock's classes are reached through it).
+        install() {
+            const enforcer = Main.extensionManager.lookup('guided-access@guidedaccess.org').stateObj._enforcer;
+            const lock = enforcer._lock;
+            trace.wrap(enforcer, '_sync', 'sync');
+            trace.wrap(Object.getPrototypeOf(enforcer._guard), 'apply', 'AssessmentGuard.apply');
+            trace.wrap(Object.getPrototypeOf(enforcer._ui), 'setSession', 'SessionUI.setSession');
+            trace.wrap(Object.getPrototypeOf(enforcer._keeper), 'follow', 'AppKeeper.follow');
+            trace.wrap(Object.getPrototypeOf(lock), 'apply', 'SessionLock.apply');
+            for (const [part, methods] of Object.entries(PARTS)) {
+                for (const method of methods)
+                    trace.wrap(Object.getPrototypeOf(lock[part]), method, `${lock[part].constructor.name}.${method}`);
+            }
+            // Blockers in place for input right after the apply, before any frame?
+            trace.wrap(enforcer, '_showShield', 'shield');
+            const shield = enforcer._showShield;
+            enforcer._showShield = function (...args) {
+                const result = shield.apply(this, args);
+                trace.stamp(`picked ${global._ga.regions()}`);
+                return result;
+            };
+            for (const signal of ['before-update', 'after-paint']) {
+                const id = global.stage.connect(signal, () => trace.stamp(signal));
+                trace.undo.push(() => global.stage.disconnect(id));
+            }
+            trace.undo.push(() => delete enforcer._showShield);
+            return true;
+        },
+        // Records the monotonic time of the first frame painted with
+        // check() holding: when the screen shows it.
+        watchFrame(check) {
+            global._ga.watched = null;
+            trace.unwatchFrame();
+            trace.frameWatch = global.stage.connect('after-paint', () => {
+                if (!check())
+                    return;
+                global._ga.watched = now();
+                trace.unwatchFrame();
+            });
+        },
+        unwatchFrame() {
+            if (trace.frameWatch)
+                global.stage.disconnect(trace.frameWatch);
+            trace.frameWatch = 0;
+        },
+        take() {
+            const stamps = trace.stamps;
+            trace.stamps = [];
+            return stamps;
+        },
+        remove() {
+            trace.unwatchFrame();
+            for (const undo of trace.undo.reverse())
+                undo();
+            trace.undo = [];
+        },
+        // Whether all `count` other windows (app-b's and the crowd's) are
+        // minimized (or all restored).
+        othersMinimized(count, minimized) {
+            const others = global.display.list_all_windows().filter(w => /^(app-b|crowd-)/.test(w.get_title()));
+            return others.length === count && others.every(w => w.minimized === minimized);
+        },
+        minimizeOthers(minimized) {
+            for (const w of global.display.list_all_windows().filter(w => /^(app-b|crowd-)/.test(w.get_title()))) {
+                if (minimized)
+                    w.minimize();
+                else
+                    w.unminimize();
+            }
+        },
+    };
+    global._ga.trace = trace;
+    return true;
+})()
+"""
+
+# The trace's segments: (label, from stamp, to stamp), each the first such
+# stamp after the Start call was sent; 'returned' is the reply's arrival.
+SEGMENTS = (
+    ('reply → the signal handled (_sync begins)', 'returned', 'sync begins'),
+    ('_sync begins → SessionLock.apply begins', 'sync begins', 'SessionLock.apply begins'),
+    ('  AssessmentGuard.apply', 'AssessmentGuard.apply begins', 'AssessmentGuard.apply'),
+    ('  SessionUI.setSession (the top bar\'s indicator, the time left)', 'SessionUI.setSession begins',
+     'SessionUI.setSession'),
+    ('  AppKeeper.follow', 'AppKeeper.follow begins', 'AppKeeper.follow'),
+    ('  the SessionLock made', 'AppKeeper.follow', 'SessionLock.apply begins'),
+    ('SessionLock.apply:', None, None),
+    ('  Presentation.setMode', 'Presentation.setMode begins', 'Presentation.setMode'),
+    ('  AppLock.lock (windows minimized)', 'AppLock.lock begins', 'AppLock.lock'),
+    ('  AppMonitors.update', 'AppMonitors.update begins', 'AppMonitors.update'),
+    ('  ShellLockdown.apply', 'ShellLockdown.apply begins', 'ShellLockdown.apply'),
+    ('  PanelLockdown.apply', 'PanelLockdown.apply begins', 'PanelLockdown.apply'),
+    ('  Blockers.setRegions', 'Blockers.setRegions begins', 'Blockers.setRegions'),
+    ('  KeyboardLock.setBlocked', 'KeyboardLock.setBlocked begins', 'KeyboardLock.setBlocked'),
+    ('SessionLock.apply ends → _sync ends (the shield)', 'SessionLock.apply', 'sync'),
+    ('_sync ends → the next frame begins (before-update)', 'sync', 'before-update'),
+    ('  → that frame painted (after-paint)', 'before-update', 'after-paint'),
+    ('reply → the first frame painted with the lock in place', 'returned', 'seen'),
+)
 
 
 class Figures:
     def figures(self):
-        if 'app-b' not in self.apps:
+        if os.environ.get('CASES') and not re.search(os.environ['CASES'], 'figures'):
             return
         try:
-            lock_ms, restore_ms = [], []
-            for _ in range(SESSIONS_MEASURED):
-                self.js("global._ga.watch(() => global._ga.win('app-b').minimized && global._ga.regions() === 1)")
-                self.start_session('app-a', regions=[(0, 400, 200, 200)])
-                returned = time.monotonic_ns() // 1000
-                done = wait_for(lambda: self.js('global._ga.watched'), 5, 0.01, 'the lock')
-                lock_ms.append((done - returned) / 1000)
-                self.js("global._ga.watch(() => !global._ga.win('app-b').minimized && global._ga.regions() === 0)")
-                self.end_session()
-                returned = time.monotonic_ns() // 1000
-                done = wait_for(lambda: self.js('global._ga.watched'), 5, 0.01, 'the release')
-                restore_ms.append((done - returned) / 1000)
-            if min(lock_ms + restore_ms) < 0:
-                log('       (negative: the screen changed before the reply reached the test client)')
-
-            log(f'FIGURE Start returned → lock in place ({SESSIONS_MEASURED} sessions): {percentiles(lock_ms)}')
-            log(f'FIGURE End returned → restored ({SESSIONS_MEASURED} sessions): {percentiles(restore_ms)}')
+            for name in ('app-a', 'app-b'):
+                if self.window(name) is None:
+                    self.start_app(name)
+            self.install_trace()
+            for count in WINDOW_COUNTS:
+                self.open_crowd(count - 1)
+                self.activate('app-a')
+                reference = self.latencies(count, self.minimize_by_eval)
+                traces = []
+                ours = self.latencies(count, self.start_traced, traces)
+                log(f'FIGURE GNOME, {count} other windows, {SESSIONS_MEASURED} sessions, seen in the shell (its '
+                    'monotonic clock, the suite\'s); reference: an Eval minimizes or restores the same windows')
+                for name, values, floor in (('Start returned → lock in place', ours[True], reference[True]),
+                                            ('End returned → restored', ours[False], reference[False])):
+                    log(f'FIGURE   {name}: {beside_reference(values, floor)}')
+                self.print_breakdown(count, traces)
         except Exception as error:
             log(f'FIGURE latency: not measured ({error})')
+            try:
+                if self.prop('Enabled'):
+                    self.end_session()
+            except Exception:
+                pass
+        finally:
+            self.js('global._ga.trace?.remove()')
+            for name in CROWD:
+                self.stop_app(name)
         if getattr(self, '_sheet', None) is not None:
             try:
                 opened, locked = self._sheet.figures()
@@ -47,3 +208,95 @@ class Figures:
         if getattr(self, 'rss_with', None):
             log(f'FIGURE gnome-shell RSS: {self.rss_without / 1024:.1f} MB without the extension, '
                 f'{self.rss_with / 1024:.1f} MB with it ({(self.rss_with - self.rss_without) / 1024:+.1f} MB)')
+
+    def open_crowd(self, windows):
+        """Opens `windows` windows of the crowd apps (CROWD), spread over
+        as many of them as there are windows, up to all nine."""
+        for name in CROWD:
+            self.stop_app(name)
+        apps = CROWD[:windows]
+        for index, name in enumerate(apps):
+            self.launch_app(name, windows=windows // len(apps) + (index < windows % len(apps)))
+        wait_for(lambda: self.js(f'global._ga.trace.othersMinimized({windows + 1}, false)'), 30, 0.1,
+                 f'{windows + 1} other windows open')
+
+    def latencies(self, count, act, traces=None):
+        """ms from act(True) and act(False) returning (or from the time act
+        returns, when it does) to the first frame painted with the `count`
+        other windows minimized (with the session's disabled region in place
+        for input) and with them restored, SESSIONS_MEASURED times each; with
+        `traces`, each Start's trace added to it."""
+        measured = {True: [], False: []}
+        for _ in range(SESSIONS_MEASURED):
+            for start in (True, False):
+                regions = 1 if start and traces is not None else 0
+                self.js(f'global._ga.trace.watchFrame(() => global._ga.trace.othersMinimized({count}, '
+                        f'{str(start).lower()}) && global._ga.regions() === {regions})')
+                returned = act(start) or time.monotonic()
+                seen = wait_for(lambda: self.js('global._ga.watched'), 5, 0.01,
+                                f'the {count} other windows ' + ('minimized' if start else 'restored'))
+                measured[start].append((seen / 1e6 - returned) * 1000)
+                if start and traces is not None:
+                    traces.append(self.traced_start(returned, seen))
+                # A pause of random length, so that no cycle falls into step with the frames.
+                time.sleep(random.uniform(0.2, 0.45))
+        return measured
+
+    def minimize_by_eval(self, minimized):
+        """The reference: one Eval minimizes or restores the other windows,
+        measured from the call (the reply comes after it has). Returns when
+        the call was made."""
+        called = time.monotonic()
+        self.js(f'global._ga.trace.minimizeOthers({str(minimized).lower()})')
+        return called
+
+    def install_trace(self):
+        """The trace reaches the lock's classes through a session: one is
+        started for it, and ended."""
+        self.js(TRACE_HELPERS)
+        self.start_session('app-a')
+        self.wait_locked()
+        self.js('global._ga.trace.install()')
+        self.end_session()
+        self.wait_released()
+
+    def start_traced(self, start):
+        """Start (with one disabled region) or End. Returns when the reply
+        arrived; a Start's trace is added to `traces` once its lock was seen
+        (traced_start())."""
+        if not start:
+            self.end_session()
+            return None
+        self.js('global._ga.trace.take()')
+        self.start_session('app-a', regions=[(0, 400, 200, 200)])
+        return time.monotonic()
+
+    def traced_start(self, returned, seen):
+        """One Start's trace: the first time of each stamp made since it was
+        sent, with the reply's arrival and the watch's, in ms."""
+        stamps = self.js('global._ga.trace.take()')
+        trace = {'returned': returned * 1000, 'seen': seen / 1000,
+                 'syncs': sum(1 for name, _ in stamps if name == 'sync'),
+                 'picked': any(name == 'picked 1' for name, _ in stamps)}
+        for name, microseconds in stamps:
+            # The frames that count come after the lock was applied.
+            if name in ('before-update', 'after-paint') and 'sync' not in trace:
+                continue
+            trace.setdefault(name, microseconds / 1000)
+        return trace
+
+    def print_breakdown(self, count, traces):
+        """Prints where the time of the traced Starts went (p50 and p99 of
+        each segment, ms)."""
+        log(f'FIGURE GNOME, {count} other windows: one Start, from the daemon\'s reply to the frame '
+            f'(p50 and p99 of {len(traces)} traced Starts; ms)')
+        for label, begin, end in SEGMENTS:
+            values = [trace[end] - trace[begin] for trace in traces if begin in trace and end in trace]
+            if begin is None:
+                log(f'FIGURE   {label}')
+            elif values:
+                log(f'FIGURE   {label}: {statistics.median(values):.1f}, {quantile(values, 0.99):.1f}')
+        syncs = [trace['syncs'] for trace in traces]
+        picked = sum(1 for trace in traces if trace.get('picked'))
+        log(f'FIGURE   _sync calls per Start: {min(syncs)} to {max(syncs)}; region blocker picked before any '
+            f'frame: {picked} of {len(traces)}')

@@ -265,10 +265,10 @@ class GnomeShell:
 
     # -- the test apps --------------------------------------------------------
 
-    def launch_app(self, name, x11_overlay=False):
+    def launch_app(self, name, x11_overlay=False, windows=1):
         """Starts test app `name` (tests/app.py, with its own interpreter
-        copy, so its own app id); an `overlay` is an X11 override-redirect
-        window over the screen, through the shell's Xwayland."""
+        copy, so its own app id) with `windows` windows; an `overlay` is an
+        X11 override-redirect window over the screen, through the shell's Xwayland."""
         log_path = f'{self.work}/logs/{name}.log'
         program = 'app-c' if x11_overlay else name
         env = {**self.env, 'WAYLAND_DISPLAY': 'wayland-0', 'GDK_BACKEND': 'wayland'}
@@ -277,7 +277,7 @@ class GnomeShell:
             env.update(GDK_BACKEND='x11', DISPLAY=display, XAUTHORITY=xauthority or '')
         process = subprocess.Popen(
             [f'{self.work}/bin/{program}', f'{self.work}/bin/app.py', name, log_path]
-            + (['overlay'] if x11_overlay else []),
+            + (['overlay'] if x11_overlay else []) + ([str(windows)] if windows > 1 else []),
             env=env, stdout=open(f'{self.work}/logs/{name}.out', 'w'), stderr=subprocess.STDOUT,
             start_new_session=True)
         self.remember_group(process.pid)

@@ -10,7 +10,7 @@ import subprocess
 
 from harness import session_environment
 from runner import Desktop, hand_to_nobody, install_test_apps, remove_installed, serve_requests, update_dconf
-from shellinfo import HELPER_UUID, SHELL_MAJOR, UUID
+from shellinfo import CROWD, HELPER_UUID, SHELL_MAJOR, UUID
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GNOME_DIR = os.path.dirname(HERE)
@@ -152,7 +152,7 @@ def prepare_work(work):
     # daemon (TestSession copies it), and app.py below.
     shutil.copytree(os.path.join(GNOME_DIR, UUID), os.path.join(work, 'source', UUID))
     shutil.copy(os.path.join(SHARED_TESTS, 'exam.py'), os.path.join(work, 'bin'))
-    install_test_apps(work, APPS, APPS)
+    install_test_apps(work, APPS + CROWD, APPS)
     # The administrator's policy, empty; nobody's, so that the managed Single
     # App Mode case (modecases.py) can write it as an administrator would.
     with open(os.path.join(work, 'managed.json'), 'w') as f:

@@ -173,6 +173,7 @@ export class AppLock {
         if (action === 'show') {
             window.unminimize();
         } else if (action === 'minimize') {
+            this._skipEffect(window);
             window.minimize();
             this._minimizedByLock.add(window);
         } else if (action === 'hide-actor') {
@@ -186,6 +187,16 @@ export class AppLock {
         const focused = this._deps.global.display.focus_window;
         if (!overrideRedirect && (focused === window || focused === null))
             this._scheduleRefocus();
+    }
+
+    // The lock takes a window off the screen at once, in the next frame: the
+    // shell's minimize animation would leave it there for its length, and
+    // fifty animations started together hold that frame back (Cinnamon's
+    // window manager has no such call).
+    _skipEffect(window) {
+        const actor = window.get_compositor_private();
+        if (actor !== null)
+            this._deps.Main.wm.skipNextEffect?.(actor);
     }
 
     // Hides a window that cannot be minimized and keeps it hidden (mutter

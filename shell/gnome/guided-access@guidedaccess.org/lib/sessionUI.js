@@ -16,6 +16,7 @@ import {AppMenuItem} from './appMenuItem.js';
 import {formatRemaining, remainingSeconds} from '../common/session.js';
 import {TriplePress} from './triplePress.js';
 import {TimePill} from './timePill.js';
+import {NextFrame} from './nextFrame.js';
 import {openOnMonitor} from './monitorDialog.js';
 import {nameText} from './accessibleText.js';
 import {END_OPTIONS} from '../common/contract.js';
@@ -42,6 +43,7 @@ export class SessionUI {
         this._timePill = null;
         this._workingMonitor = -1; // the index of the monitor the person works on, -1 for the primary
         this._tickSource = 0;
+        this._nextFrame = new NextFrame(deps);
         const {Main, Meta, Shell, settings} = deps;
         Main.wm.addKeybinding(SHORTCUT_KEY, settings, Meta.KeyBindingFlags.IGNORE_AUTOREPEAT,
             Shell.ActionMode.ALL, () => this._pressed());
@@ -53,6 +55,7 @@ export class SessionUI {
         this._appMenuItem.destroy();
         this._appMenuItem = null;
         this.setSession(null);
+        this._nextFrame.destroy();
         this._dialog?.close();
         this._dialog = null;
         if (this._sheet !== 'asking')
@@ -61,19 +64,29 @@ export class SessionUI {
     }
 
     // The session being enforced (see ServiceClient.session()), or null.
+    // At a session's start the indicator and the time left come a frame
+    // after the lock (NextFrame): building them takes longer than the lock.
     setSession(session) {
         this._session = session;
         this._appMenuItem?.setShown(session === null);
         if (session !== null && this._sheet instanceof StartSheet)
             this._sheet.close(); // started elsewhere meanwhile
-        if (session !== null && this._indicator === null)
-            this._showIndicator();
-        else if (session === null && this._indicator !== null)
-            this._hideIndicator();
-        if (session !== null) {
-            this._showAccessibilityMenu(session.accessibilityShortcut);
-            this._tick();
+        if (session === null) {
+            this._nextFrame.cancel();
+            if (this._indicator !== null)
+                this._hideIndicator();
+        } else if (this._indicator === null) {
+            this._nextFrame.run(() => this._showSession());
+        } else {
+            this._showSession();
         }
+    }
+
+    _showSession() {
+        if (this._indicator === null)
+            this._showIndicator();
+        this._showAccessibilityMenu(this._session.accessibilityShortcut);
+        this._tick();
     }
 
     // A feature of Features1 went on or off: the switches show it.
@@ -132,6 +145,8 @@ export class SessionUI {
     }
 
     _tick() {
+        if (this._indicator === null) // the session's first frame
+            return;
         const {_, GLib} = this._deps;
         const limited = this._session.timeLimit > 0;
         const left = limited ? formatRemaining(remainingSeconds(this._session, GLib.get_real_time())) : '';
