@@ -13,7 +13,8 @@ tables name it; LAYOUTS: the monitor layouts its suite runs with --layouts,
 by release (`host`, or `roots` for every Debian root), each a unit of its
 own (`layouts`: all of them in one shell); GROUPS: the suite's cases by
 concern, each a regular expression over case names (scripts/test runs
-`all`; a group is for local work: `--unit gnome:trixie:one:assessment`),
+`all`; a group is for local work: `--unit gnome:trixie:one:assessment`;
+`figures`: the latency figures, with the cases that print the others),
 run with the cases SETUP matches (what the others assume, and the checks
 every run ends with); RELEASES: where its suite runs, `host` and, with
 `roots`, every Debian root."""
@@ -29,6 +30,7 @@ DESKTOPS = (
                 'modes': r'^(other apps allowed|managed Single App Mode)',
                 'assessment': r'^(assessment|red team in an assessment)',
                 'redteam': r'^(red team:|the locked app keeps working)',
+                'figures': r'^(figures|start sheet: opens|assessment: begin → lock|managed Single App Mode)',
             }),
     # Each KWin layout starts a KWin of its own: each scale in one KWin,
     # integer in 5.27 (the host), fractional in 6.x.
@@ -40,6 +42,7 @@ DESKTOPS = (
                 'modes': r'^managed Single App Mode',
                 'assessment': r'^(the script unloaded during an assessment|assessment without|red team inside)',
                 'plasma': r'^Plasma',
+                'figures': r'^(figures|managed Single App Mode)',
             }),
     # Cinnamon (Linux Mint's desktop) under Xvfb; its monitor layouts under
     # Xorg's dummy driver, rearranged with xrandr in one Cinnamon.
@@ -51,5 +54,6 @@ DESKTOPS = (
         'modes': r'^managed Single App Mode',
         'settings': r'^Cinnamon.s own settings',
         'assessment': r'^assessment',
+        'figures': r'^(figures|managed Single App Mode)',
     }),
 )

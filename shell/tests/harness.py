@@ -34,6 +34,21 @@ OBJECT_PATH = CONTRACT['OBJECT_PATH']
 # What shell/tests/exam.py is run with after its log: the daemon's names.
 EXAM_ARGUMENTS = [BUS_NAME, OBJECT_PATH, CONTRACT['INTERFACES']['session']]
 PASSCODE = '2468'
+# The latency figures' other windows, besides the locked app's: app-b's and
+# those of nine more apps (CROWD), a few windows each (app.py opens N given N).
+# The short form (scripts/test, CI) measures at 2; FIGURES=full at all three.
+WINDOW_COUNTS = (2, 10, 50) if os.environ.get('FIGURES') == 'full' else (2,)
+CROWD = tuple(f'crowd-{n}' for n in range(1, 10))
+# The titles of those windows ("crowd-3 2" is crowd-3's second): a pattern
+# Python's re and JavaScript's RegExp read alike.
+OTHER_WINDOWS = '^(app-b|crowd-)'
+
+
+def crowd(windows):
+    """How `windows` windows spread over the crowd apps: (app, its
+    windows), as many apps as windows, up to all nine."""
+    apps = CROWD[:windows]
+    return [(app, windows // len(apps) + (index < windows % len(apps))) for index, app in enumerate(apps)]
 
 
 # The assessment's keys the daemon enforces alone, the same on every

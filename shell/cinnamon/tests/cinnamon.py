@@ -307,12 +307,13 @@ class Cinnamon:
 
     # -- the test apps --------------------------------------------------------
 
-    def launch_app(self, name, overlay=None):
-        """Starts test app NAME; with OVERLAY ('overlay', 'overlay-grab'),
-        as an override-redirect window over the whole screen (app.py)."""
+    def launch_app(self, name, overlay=None, windows=1):
+        """Starts test app NAME with WINDOWS windows; with OVERLAY
+        ('overlay', 'overlay-grab'), as an override-redirect window over the
+        whole screen (app.py)."""
         log_path = self.app_log(name)
         process = subprocess.Popen([f'{self.work}/bin/{name}', f'{self.work}/bin/app.py', name, log_path]
-                                   + ([overlay] if overlay else []),
+                                   + ([overlay] if overlay else []) + ([str(windows)] if windows > 1 else []),
                                    env={**self.env, 'GDK_BACKEND': 'x11'},
                                    stdout=open(f'{self.work}/logs/{name}.out', 'w'), stderr=subprocess.STDOUT,
                                    start_new_session=True)

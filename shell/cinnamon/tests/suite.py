@@ -8,7 +8,7 @@ import os
 import shutil
 import subprocess
 
-from harness import session_environment
+from harness import CROWD, session_environment
 from runner import DAEMON, Desktop, hand_to_nobody, install_test_apps
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -81,7 +81,7 @@ def prepare_work(work):
         raise RuntimeError(f'shell/cinnamon/install failed: {(result.stderr or result.stdout).strip()}')
     shutil.copy(CLI, os.path.join(work, 'bin/guided-access'))
     shutil.copy(os.path.join(SHARED_TESTS, 'exam.py'), os.path.join(work, 'bin'))
-    install_test_apps(work, APPS, APPS)
+    install_test_apps(work, APPS + CROWD, APPS)
     with open(os.path.join(work, 'managed.json'), 'w') as f:
         f.write('{}\n')
     with open(os.path.join(work, 'daemon.env'), 'w') as f:

@@ -16,14 +16,10 @@ import re
 import statistics
 import time
 
-from harness import beside_reference, log, percentiles, quantile
-from shellinfo import CROWD
+from harness import CROWD, OTHER_WINDOWS, WINDOW_COUNTS, beside_reference, crowd, log, percentiles, quantile
 from waiting import wait_for
 
 SESSIONS_MEASURED = 20
-# Other windows open besides the locked app's: app-b's, and the rest from
-# the crowd apps (shellinfo.CROWD).
-WINDOW_COUNTS = (2, 10, 50)
 
 # A trace of the extension's work on each Start, defined in the shell by
 # Eval (the suite's shell runs in unsafe mode): the enforcer's _sync and
@@ -33,6 +29,7 @@ WINDOW_COUNTS = (2, 10, 50)
 # every wrapped method back.
 TRACE_HELPERS = r"""
 (function () {
+    const OTHER_WINDOWS = /%s/;
     const {GLib} = imports.gi;
     const Main = global._gaShell.Main;
     const now = () => GLib.get_monotonic_time();
@@ -70,6 +67,17 @@ TRACE_HELPERS = r"""
             const enforcer = Main.extensionManager.lookup('guided-access@guidedaccess.org').stateObj._enforcer;
             const lock = enforcer._lock;
             trace.wrap(enforcer, '_sync', 'sync');
+            // The start sheet's call; its reply is a promise.
+            const daemon = enforcer._service.daemon;
+            const start = daemon.start;
+            daemon.start = function (...args) {
+                trace.stamp('Start called');
+                return start.apply(this, args).then(result => {
+                    trace.stamp('Start replied');
+                    return result;
+                });
+            };
+            trace.undo.push(() => delete daemon.start);
             trace.wrap(Object.getPrototypeOf(enforcer._guard), 'apply', 'AssessmentGuard.apply');
             trace.wrap(Object.getPrototypeOf(enforcer._ui), 'setSession', 'SessionUI.setSession');
             trace.wrap(Object.getPrototypeOf(enforcer._keeper), 'follow', 'AppKeeper.follow');
@@ -124,11 +132,11 @@ TRACE_HELPERS = r"""
         // Whether all `count` other windows (app-b's and the crowd's) are
         // minimized (or all restored).
         othersMinimized(count, minimized) {
-            const others = global.display.list_all_windows().filter(w => /^(app-b|crowd-)/.test(w.get_title()));
+            const others = global.display.list_all_windows().filter(w => OTHER_WINDOWS.test(w.get_title()));
             return others.length === count && others.every(w => w.minimized === minimized);
         },
         minimizeOthers(minimized) {
-            for (const w of global.display.list_all_windows().filter(w => /^(app-b|crowd-)/.test(w.get_title()))) {
+            for (const w of global.display.list_all_windows().filter(w => OTHER_WINDOWS.test(w.get_title()))) {
                 if (minimized)
                     w.minimize();
                 else
@@ -139,7 +147,7 @@ TRACE_HELPERS = r"""
     global._ga.trace = trace;
     return true;
 })()
-"""
+""" % OTHER_WINDOWS
 
 # The trace's segments: (label, from stamp, to stamp), each the first such
 # stamp after the Start call was sent; 'returned' is the reply's arrival.
@@ -165,6 +173,29 @@ SEGMENTS = (
     ('reply → the first frame painted with the lock in place', 'returned', 'seen'),
 )
 
+# The same for an End, from the reply to the frame with the windows restored.
+END_SEGMENTS = (
+    ('reply → the signal handled (_sync begins)', 'returned', 'sync begins'),
+    ('  SessionUI.setSession (the indicator and the time left taken away)', 'SessionUI.setSession begins',
+     'SessionUI.setSession'),
+    ('_sync begins → _sync ends (the lock taken away)', 'sync begins', 'sync'),
+    ('_sync ends → the next frame begins (before-update)', 'sync', 'before-update'),
+    ('  → that frame painted (after-paint)', 'before-update', 'after-paint'),
+    ('reply → the first frame painted with the windows restored', 'returned', 'seen'),
+)
+
+# The same for a Start pressed on the start sheet ('pressed': the button's
+# press), where the daemon's call is part of the path.
+SHEET_SEGMENTS = (
+    ('press → Start called', 'pressed', 'Start called'),
+    ('Start called → the signal handled (_sync begins): the daemon\'s polkit check and write', 'Start called',
+     'sync begins'),
+    ('Start called → its reply', 'Start called', 'Start replied'),
+    ('_sync begins → _sync ends', 'sync begins', 'sync'),
+    ('_sync ends → the next frame painted', 'sync', 'after-paint'),
+    ('press → lock seen', 'pressed', 'seen'),
+)
+
 
 class Figures:
     def figures(self):
@@ -179,14 +210,16 @@ class Figures:
                 self.open_crowd(count - 1)
                 self.activate('app-a')
                 reference = self.latencies(count, self.minimize_by_eval)
-                traces = []
+                traces = {True: [], False: []}
                 ours = self.latencies(count, self.start_traced, traces)
                 log(f'FIGURE GNOME, {count} other windows, {SESSIONS_MEASURED} sessions, seen in the shell (its '
                     'monotonic clock, the suite\'s); reference: an Eval minimizes or restores the same windows')
                 for name, values, floor in (('Start returned → lock in place', ours[True], reference[True]),
                                             ('End returned → restored', ours[False], reference[False])):
                     log(f'FIGURE   {name}: {beside_reference(values, floor)}')
-                self.print_breakdown(count, traces)
+                self.print_breakdown(f'{count} other windows: one Start, from the daemon\'s reply to the frame',
+                                     SEGMENTS, traces[True])
+                self.print_breakdown(f'{count} other windows: one End', END_SEGMENTS, traces[False])
         except Exception as error:
             log(f'FIGURE latency: not measured ({error})')
             try:
@@ -195,28 +228,27 @@ class Figures:
             except Exception:
                 pass
         finally:
-            self.js('global._ga.trace?.remove()')
             for name in CROWD:
                 self.stop_app(name)
         if getattr(self, '_sheet', None) is not None:
             try:
-                opened, locked = self._sheet.figures()
+                opened, locked, traces = self._sheet.figures(self.take_trace)
                 log(f'FIGURE triple-press → start sheet painted ({len(opened)} runs): {percentiles(opened)}')
                 log(f'FIGURE Start pressed on the sheet → lock in place ({len(locked)} runs): {percentiles(locked)}')
+                self.print_breakdown('Start pressed on the sheet, from the press to the lock', SHEET_SEGMENTS, traces)
             except Exception as error:
                 log(f'FIGURE start sheet: not measured ({error})')
+        self.js('global._ga.trace?.remove()')
         if getattr(self, 'rss_with', None):
             log(f'FIGURE gnome-shell RSS: {self.rss_without / 1024:.1f} MB without the extension, '
                 f'{self.rss_with / 1024:.1f} MB with it ({(self.rss_with - self.rss_without) / 1024:+.1f} MB)')
 
     def open_crowd(self, windows):
-        """Opens `windows` windows of the crowd apps (CROWD), spread over
-        as many of them as there are windows, up to all nine."""
+        """Opens `windows` windows of the crowd apps (harness.crowd())."""
         for name in CROWD:
             self.stop_app(name)
-        apps = CROWD[:windows]
-        for index, name in enumerate(apps):
-            self.launch_app(name, windows=windows // len(apps) + (index < windows % len(apps)))
+        for name, count in crowd(windows):
+            self.launch_app(name, windows=count)
         wait_for(lambda: self.js(f'global._ga.trace.othersMinimized({windows + 1}, false)'), 30, 0.1,
                  f'{windows + 1} other windows open')
 
@@ -225,7 +257,7 @@ class Figures:
         returns, when it does) to the first frame painted with the `count`
         other windows minimized (with the session's disabled region in place
         for input) and with them restored, SESSIONS_MEASURED times each; with
-        `traces`, each Start's trace added to it."""
+        `traces`, each Start's and End's trace added to traces[True] and traces[False]."""
         measured = {True: [], False: []}
         for _ in range(SESSIONS_MEASURED):
             for start in (True, False):
@@ -236,8 +268,8 @@ class Figures:
                 seen = wait_for(lambda: self.js('global._ga.watched'), 5, 0.01,
                                 f'the {count} other windows ' + ('minimized' if start else 'restored'))
                 measured[start].append((seen / 1e6 - returned) * 1000)
-                if start and traces is not None:
-                    traces.append(self.traced_start(returned, seen))
+                if traces is not None:
+                    traces[start].append(self.take_trace(returned=returned * 1000, seen=seen / 1000))
                 # A pause of random length, so that no cycle falls into step with the frames.
                 time.sleep(random.uniform(0.2, 0.45))
         return measured
@@ -262,41 +294,41 @@ class Figures:
 
     def start_traced(self, start):
         """Start (with one disabled region) or End. Returns when the reply
-        arrived; a Start's trace is added to `traces` once its lock was seen
-        (traced_start())."""
-        if not start:
-            self.end_session()
-            return None
+        arrived; latencies() takes the trace once the screen shows it."""
         self.js('global._ga.trace.take()')
-        self.start_session('app-a', regions=[(0, 400, 200, 200)])
+        if start:
+            self.start_session('app-a', regions=[(0, 400, 200, 200)])
+        else:
+            self.end_session()
         return time.monotonic()
 
-    def traced_start(self, returned, seen):
-        """One Start's trace: the first time of each stamp made since it was
-        sent, with the reply's arrival and the watch's, in ms."""
+    def take_trace(self, **marks):
+        """The trace since the last take: the first time of each stamp (and
+        of each frame after the lock was applied), with `marks` (ms) added,
+        the number of _sync calls and whether the region blocker was picked
+        before any frame; in ms."""
         stamps = self.js('global._ga.trace.take()')
-        trace = {'returned': returned * 1000, 'seen': seen / 1000,
-                 'syncs': sum(1 for name, _ in stamps if name == 'sync'),
+        trace = {**marks, 'syncs': sum(1 for name, _ in stamps if name == 'sync'),
                  'picked': any(name == 'picked 1' for name, _ in stamps)}
         for name, microseconds in stamps:
-            # The frames that count come after the lock was applied.
             if name in ('before-update', 'after-paint') and 'sync' not in trace:
                 continue
             trace.setdefault(name, microseconds / 1000)
         return trace
 
-    def print_breakdown(self, count, traces):
-        """Prints where the time of the traced Starts went (p50 and p99 of
-        each segment, ms)."""
-        log(f'FIGURE GNOME, {count} other windows: one Start, from the daemon\'s reply to the frame '
-            f'(p50 and p99 of {len(traces)} traced Starts; ms)')
-        for label, begin, end in SEGMENTS:
+    def print_breakdown(self, title, segments, traces):
+        """Prints where the time of the traced Starts (or Ends) went: p50
+        and p99 of each segment, ms."""
+        log(f'FIGURE GNOME, {title} (p50 and p99 of {len(traces)} traced; ms)')
+        for label, begin, end in segments:
             values = [trace[end] - trace[begin] for trace in traces if begin in trace and end in trace]
             if begin is None:
                 log(f'FIGURE   {label}')
             elif values:
                 log(f'FIGURE   {label}: {statistics.median(values):.1f}, {quantile(values, 0.99):.1f}')
+        if segments is END_SEGMENTS:
+            return
         syncs = [trace['syncs'] for trace in traces]
-        picked = sum(1 for trace in traces if trace.get('picked'))
+        picked = sum(1 for trace in traces if trace['picked'])
         log(f'FIGURE   _sync calls per Start: {min(syncs)} to {max(syncs)}; region blocker picked before any '
             f'frame: {picked} of {len(traces)}')

@@ -63,6 +63,7 @@ SHELL_HELPERS = r"""
                 pointer.notify_absolute_motion(now(), x + 1, y);
             pointer.notify_absolute_motion(now(), x, y);
             GLib.timeout_add(GLib.PRIORITY_DEFAULT, 50, () => {
+                ga.pressedAt = now(); // for figures that start at the press
                 pointer.notify_button(now(), Clutter.BUTTON_PRIMARY, Clutter.ButtonState.PRESSED);
                 pointer.notify_button(now(), Clutter.BUTTON_PRIMARY, Clutter.ButtonState.RELEASED);
                 return GLib.SOURCE_REMOVE;
@@ -203,7 +204,7 @@ class GnomeShell:
                 return ok and answer == 'false'
             except dbus.DBusException:
                 return False
-        wait_for(ready, 60, 0.2, 'gnome-shell to start and allow Eval')
+        wait_for(ready, 60, 0.05, 'gnome-shell to start and allow Eval')
         self.js(SHELL_HELPERS)
         if not settle:
             return

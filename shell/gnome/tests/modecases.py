@@ -328,6 +328,7 @@ class ModeCases:
                 self.start(extensions=[UUID, HELPER_UUID], log_name='shell-reboot.log', settle=False)
             except Exception as error:
                 raise AssertionError(f'{error}; the shell\'s log ends:\n{self.log_tail("shell-reboot.log")}') from None
+            ready = time.monotonic()
             self._mode_helpers = False
 
             def locked():
@@ -345,7 +346,8 @@ class ModeCases:
                 raise AssertionError(f'{error}; seen: {seen}; the shell\'s log ends:\n'
                                      f'{self.log_tail("shell-reboot.log")}') from None
             seconds = time.monotonic() - started
-            log(f'FIGURE reboot → locked (shell and daemon started, app launched and focused): {seconds:.1f} s')
+            log(f'FIGURE reboot → locked (shell and daemon started, app launched and focused): {seconds:.1f} s; '
+                f'from the shell ready (its startup complete) {time.monotonic() - ready:.2f} s')
             mode = str(self.prop('Mode'))
             if mode != CONTRACT['SESSION_MODE']['singleApp']:
                 raise AssertionError(f'Mode is {mode!r}')
@@ -356,6 +358,7 @@ class ModeCases:
                 refused = error.get_dbus_name().rsplit('.', 1)[-1]
             if not self.prop('Enabled'):
                 raise AssertionError('the session ended')
+            moved = self.managed_app_moved()
         finally:
             with open(f'{self.work}/managed.json', 'w') as f:
                 f.write('{}\n')
@@ -364,4 +367,26 @@ class ModeCases:
         wait_for(lambda: self.js('!global._gaShell.Main.panel.statusArea["guided-access"]'), 5,
                  what='the session\'s indicator to go')
         return f'locked {seconds:.1f} s after the shell started, app-a launched by the extension; ' \
-               f'End with the passcode refused ({refused}); ended when the key went'
+               f'End with the passcode refused ({refused}); moved to app-b {moved:.0f} ms after managed.json ' \
+               'was edited; ended when the key went'
+
+    def managed_app_moved(self):
+        """The administrator moves SingleAppMode to app-b, which runs
+        (minimized by the lock): app-b is shown and focused and app-a
+        minimized. Prints FIGURE and returns the ms from the edit to the
+        shell seeing it so (a check it runs every millisecond)."""
+        self.launch_app('app-b')
+        self.wait_for_window('app-b')
+        self.wait_locked()
+        self.js('global._ga.watch(() => { const a = global._ga.windowState("app-a"), b = global._ga.windowState("app-b"); '
+                'return a.minimized && !b.minimized && b.focused; })')
+        written = time.monotonic()
+        with open(f'{self.work}/managed.json.new', 'w') as f:
+            json.dump({'SingleAppMode': {'App': self.app_id('app-b'), 'Options': {}}}, f)
+        os.replace(f'{self.work}/managed.json.new', f'{self.work}/managed.json')
+        seen = wait_for(lambda: self.js('global._ga.watched'), 10, 0.01,
+                        'app-b shown and focused, app-a minimized, once SingleAppMode moved to app-b')
+        moved = (seen / 1e6 - written) * 1000
+        log(f'FIGURE managed.json edited → the lock moved to the new app (shown and focused, the old one '
+            f'minimized): {moved:.0f} ms')
+        return moved

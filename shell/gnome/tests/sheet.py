@@ -786,8 +786,11 @@ class StartSheetCases:
 
     # -- figures --------------------------------------------------------------
 
-    def figures(self):
-        opened, locked = [], []
+    def figures(self, take_trace):
+        """The start sheet's figures: ms from the triple press to the sheet
+        painted, and from Start's press to the lock, each run's trace of the
+        latter taken with `take_trace` (figures.py)."""
+        opened, locked, traces = [], [], []
         for _ in range(FIGURE_RUNS):
             self.c.activate('app-a')
             self.js('global._ga.watchPainted(() => global._ga.sheet() !== null)')
@@ -798,12 +801,14 @@ class StartSheetCases:
             # The other app minimized is the lock in place; regions are whatever
             # app-a's last options hold, which earlier cases decide.
             self.js("global._ga.watch(() => global._ga.win('app-b').minimized)")
-            # From the click, which waits until the button is laid out (click_button).
-            pressed = wait_for(lambda: self.js("(() => { const t = imports.gi.GLib.get_monotonic_time(); "
-                                               "return global._ga.clickButton('Start') ? t : 0; })()"),
-                               5, 0.01, 'the Start button laid out')
+            # From the press, once the button is laid out (the click moves
+            # the pointer there first, and presses 50 ms later).
+            take_trace()
+            wait_for(lambda: self.js("global._ga.clickButton('Start')"), 5, 0.01, 'the Start button laid out')
             done = wait_for(lambda: self.js('global._ga.watched'), 10, 0.01, 'the lock')
+            pressed = self.js('global._ga.pressedAt')
             locked.append((done - pressed) / 1000)
+            traces.append(take_trace(pressed=pressed / 1000, seen=done / 1000))
             self.c.end_session()
             self.c.wait_released()
-        return opened, locked
+        return opened, locked, traces

@@ -1,16 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """What the GNOME suite's modules (run, lockcases.py, resiliencecases.py)
-know of the shell under test: the extensions' ids, the crowd apps, its
-major version, the keys the cases press."""
+know of the shell under test: the extensions' ids, its major version, the
+keys the cases press."""
 
 import re
 import subprocess
 
 UUID = 'guided-access@guidedaccess.org'
 HELPER_UUID = 'unsafe-mode@tests.guidedaccess.org'
-# The apps whose windows crowd the screen in the figures (figures.py): nine
-# more apps, a few windows each.
-CROWD = tuple(f'crowd-{n}' for n in range(1, 10))
 
 
 def shell_major_version():

@@ -8,9 +8,9 @@ import os
 import shutil
 import subprocess
 
-from harness import session_environment
+from harness import CROWD, session_environment
 from runner import Desktop, hand_to_nobody, install_test_apps, remove_installed, serve_requests, update_dconf
-from shellinfo import CROWD, HELPER_UUID, SHELL_MAJOR, UUID
+from shellinfo import HELPER_UUID, SHELL_MAJOR, UUID
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GNOME_DIR = os.path.dirname(HERE)

@@ -12,7 +12,7 @@ import subprocess
 import threading
 import time
 
-from harness import BUS_NAME, beside_reference, log
+from harness import BUS_NAME, CROWD, OTHER_WINDOWS, WINDOW_COUNTS, beside_reference, crowd, log
 from waiting import wait_for
 
 SESSIONS_MEASURED = 20
@@ -22,20 +22,24 @@ class Figures:
     def figures(self):
         """How fast a session reaches the screen and what an idle enforcer
         costs, each beside a reference from the same run: a plain KWin
-        script loaded over D-Bus that minimizes or restores the other app
+        script loaded over D-Bus that minimizes or restores the same windows
         itself (what any script can do at best when told over the bus)."""
         if os.environ.get('CASES') and not re.search(os.environ['CASES'], 'figures'):
             return
         try:
             self.bring_up_apps()
-            reference = self.latencies(self.minimize_by_script)
-            ours = self.latencies(lambda start: self.start_session('app-a') if start else self.end_session())
-            rows = [('Start returned → other app minimized', ours[True], reference[True]),
-                    ('End returned → other app restored', ours[False], reference[False])]
-            log(f'FIGURE KWin {self.kwin_version}, {SESSIONS_MEASURED} sessions, seen by the probe; reference: a '
-                'script loaded over D-Bus minimizes or restores the other app')
-            for name, values, floor in rows:
-                log(f'FIGURE   {name}: {beside_reference(values, floor)}')
+            for count in WINDOW_COUNTS:
+                self.open_crowd(count - 1)
+                self.activate('app-a')
+                reference = self.latencies(count, self.minimize_by_script)
+                ours = self.latencies(count, lambda start: self.start_session('app-a') if start else self.end_session())
+                rows = [('Start returned → other windows minimized', ours[True], reference[True]),
+                        ('End returned → other windows restored', ours[False], reference[False])]
+                log(f'FIGURE KWin {self.kwin_version}, {count} other windows, {SESSIONS_MEASURED} sessions, seen by '
+                    'the probe; reference: a script loaded over D-Bus minimizes or restores the same windows')
+                for name, values, floor in rows:
+                    log(f'FIGURE   {name}: {beside_reference(values, floor)}')
+            self.close_crowd()
             self.idle_cost()
         except Exception as error:
             log(f'FIGURE latency: not measured ({error})')
@@ -44,11 +48,31 @@ class Figures:
                     self.end_session()
             except Exception:
                 pass
+            self.close_crowd()
 
-    def latencies(self, act):
+    def open_crowd(self, windows):
+        """Opens `windows` windows of the crowd apps (harness.crowd())."""
+        self.close_crowd()
+        for name, count in crowd(windows):
+            self.launch_app(name, windows=count)
+        wait_for(lambda: len(self.other_windows(self.report())) == windows + 1, 30, 0.1,
+                 f'{windows + 1} other windows open')
+
+    def close_crowd(self):
+        for name in CROWD:
+            if name in self.apps:
+                self.stop_app(name)
+        wait_for(lambda: len(self.other_windows(self.report())) == 1, 10, 0.1, 'the crowd\'s windows to go')
+
+    @staticmethod
+    def other_windows(report):
+        """The windows of app-b and the crowd apps in a probe's report."""
+        return [w for w in report['windows'] if re.match(OTHER_WINDOWS, w['caption'])]
+
+    def latencies(self, count, act):
         """ms from act(True) and act(False) returning (or from the time
-        act returns, when it does) to the probe seeing app-b minimized and
-        restored, SESSIONS_MEASURED times each."""
+        act returns, when it does) to the probe seeing the `count` other
+        windows minimized and restored, SESSIONS_MEASURED times each."""
         measured = {True: [], False: []}
         for _ in range(SESSIONS_MEASURED):
             for start in (True, False):
@@ -57,22 +81,23 @@ class Figures:
 
                 def seen():
                     return next((arrived for arrived, report in self.reports_since(sent)
-                                 if (self.window('app-b', report) or {}).get('minimized') == start), None)
-                done = wait_for(seen, 5, 0.01, 'app-b ' + ('minimized' if start else 'restored'))
+                                 if len(others := self.other_windows(report)) == count
+                                 and all(w['minimized'] == start for w in others)), None)
+                done = wait_for(seen, 5, 0.01, f'the {count} other windows ' + ('minimized' if start else 'restored'))
                 measured[start].append((done - returned) * 1000)
                 # A pause of random length, so that no cycle falls into step.
                 time.sleep(random.uniform(0.2, 0.45))
         return measured
 
     def minimize_by_script(self, minimized):
-        """The reference: a plain script, loaded over D-Bus, sets app-b's
-        window minimized when Scripting.start runs it (the reply comes
+        """The reference: a plain script, loaded over D-Bus, sets the other
+        windows minimized when Scripting.start runs it (the reply comes
         after), measured from that call; it is unloaded afterwards.
         Returns when the call was made."""
         name = self.load_script(
             'const kwin6 = typeof workspace.windowList === "function";\n'
             'for (const w of kwin6 ? workspace.windowList() : workspace.clientList())\n'
-            f'    if (w.caption === "app-b") w.minimized = {json.dumps(minimized)};\n')
+            f'    if (/{OTHER_WINDOWS}/.test(w.caption)) w.minimized = {json.dumps(minimized)};\n')
         called = time.monotonic()
         self.scripting('start')
         threading.Timer(0.1, self.unload_script, (name,)).start()

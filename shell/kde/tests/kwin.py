@@ -512,11 +512,11 @@ class KWin:
 
     # -- apps -----------------------------------------------------------------
 
-    def launch_app(self, name, x11=False, overlay=False):
+    def launch_app(self, name, x11=False, overlay=False, windows=1):
         """Starts test app `name` (app.py with its own interpreter copy, so
-        its own app id), as a Wayland client or through KWin's Xwayland;
-        with `overlay`, as an X11 override-redirect window over the whole
-        screen."""
+        its own app id) with `windows` windows, as a Wayland client or
+        through KWin's Xwayland; with `overlay`, as an X11 override-redirect
+        window over the whole screen."""
         log_path = f'{self.work}/logs/{name}.log'
         env = {**self.env, 'WAYLAND_DISPLAY': SOCKET, 'GDK_BACKEND': 'wayland'}
         if x11:
@@ -526,7 +526,7 @@ class KWin:
             env.update(GDK_BACKEND='x11', DISPLAY=self.display, XAUTHORITY=self.xauthority)
             env.pop('WAYLAND_DISPLAY', None)
         process = subprocess.Popen([f'{self.work}/bin/{name}', f'{self.work}/bin/app.py', name, log_path]
-                                   + (['overlay'] if overlay else []),
+                                   + (['overlay'] if overlay else []) + ([str(windows)] if windows > 1 else []),
                                    env=env, stdout=open(f'{self.work}/logs/{name}.out', 'a'),
                                    stderr=subprocess.STDOUT, start_new_session=True)
         self.remember_group(process.pid)

@@ -51,16 +51,22 @@ class ModeCases:
             # The administrator moves SingleAppMode to app-b while it runs: as
             # app-a was at the reboot above (the control), app-b is shown and
             # has the keyboard, and app-a is minimized.
+            written = time.monotonic()
             self.write_managed({'SingleAppMode': {'App': self.app_id('app-b'), 'Options': {}}})
-            wait_for(lambda: self.window('app-b')['active'] and not self.window('app-b')['minimized']
-                     and self.window('app-a')['minimized'], 10, 0.05,
-                     'app-b shown and active, app-a minimized, once SingleAppMode moved to app-b')
+
+            def moved():
+                return next((arrived for arrived, report in self.reports_since(written)
+                             if self.window('app-b', report)['active'] and not self.window('app-b', report)['minimized']
+                             and self.window('app-a', report)['minimized']), None)
+            moved_at = wait_for(moved, 10, 0.05, 'app-b shown and active, app-a minimized, once SingleAppMode moved to app-b')
         finally:
             self.write_managed({})
         wait_for(lambda: not self.prop('Enabled'), 5, 0.1, 'the session to end when SingleAppMode goes')
         self.wait_released()
         log(f'FIGURE KWin {self.kwin_version} reboot → locked: {took:.1f} s (KWin started, its script activated the '
             'daemon, which locked at start; app-a launched by the daemon and shown)')
+        log(f'FIGURE KWin {self.kwin_version} managed.json edited → the lock moved to the new app (shown and active, '
+            f'the old one minimized, seen by the probe): {(moved_at - written) * 1000:.0f} ms')
         self.way('End with the passcode in managed Single App Mode', 'closed' if not ended else 'open')
         return (f'locked at once, app-a shown {took:.1f} s after KWin started, app-b minimized; End refused ({refused}); '
                 'moved to app-b: app-b shown and active')

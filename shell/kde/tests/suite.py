@@ -9,7 +9,7 @@ import shutil
 import subprocess
 
 import fakeinput
-from harness import session_environment
+from harness import CROWD, session_environment
 from kwin import SCRIPT_ID, SOCKET
 from runner import DAEMON, Desktop, hand_to_nobody, install_test_apps
 
@@ -116,7 +116,7 @@ def prepare_work(work, install):
     shutil.copy(os.path.join(SHARED_TESTS, 'exam.py'), os.path.join(work, 'source'))
     shutil.copytree(os.path.join(HERE, 'probe'), os.path.join(work, 'source/probe'))
     # The test apps, and the dock stand-in on an interpreter file of its own.
-    install_test_apps(work, ('app-a', 'app-b', 'app-c', 'app-x', 'dock'), ('app-a', 'app-b', 'app-c', 'app-x'))
+    install_test_apps(work, ('app-a', 'app-b', 'app-c', 'app-x', 'dock') + CROWD, ('app-a', 'app-b', 'app-c', 'app-x'))
     # KWin lets a program take screenshots (ScreenShot2) only if the first
     # desktop file it finds whose Exec is the program's executable names the
     # restricted interface. services.py, which takes them for the cases, runs

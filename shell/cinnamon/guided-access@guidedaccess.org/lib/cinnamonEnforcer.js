@@ -3,6 +3,8 @@
 // the session bus and makes the screen obey it. The daemon decides; this
 // only enforces what it publishes, and registers for exactly that:
 //
+//   every window  → its app ids asked as it appears (AppIdsAhead, the
+//                   GNOME extension's), so that a Start locks it at once
 //   Enabled       → the app lock for as long as it is true: App and
 //                   AlsoAllowed reachable, every other app's windows
 //                   minimized and never given the focus (AppLock, the GNOME
@@ -41,6 +43,7 @@
 import {ServiceClient} from './service.js';
 import {AppLock} from './appLock.js';
 import {AppKeeper} from './appKeeper.js';
+import {AppIdsAhead} from './appIdsAhead.js';
 import {TriplePress} from './triplePress.js';
 import {EndDialog} from './endDialog.js';
 import {ShellLockdown} from './shellLockdown.js';
@@ -85,10 +88,14 @@ export class Enforcer {
         this._presses = new TriplePress();
         this._service = new ServiceClient(deps, {
             changed: () => this._sync(),
-            appeared: () => this._service.registerEnforcer(CAPABILITIES),
+            appeared: () => {
+                this._service.registerEnforcer(CAPABILITIES);
+                this._idsAhead.askAll();
+            },
             timeLimitWarning: secondsLeft => this._timeLimit.warn(secondsLeft),
             featuresChanged: () => this._dialog?.featuresChanged(),
         }, ENFORCER);
+        this._idsAhead = new AppIdsAhead(deps, this._service);
         this._shield = new Shield(deps);
         // An app that cannot be launched again (3 times a minute at most)
         // brings the shield.
@@ -110,6 +117,7 @@ export class Enforcer {
         this._deps.Main.keybindingManager.removeHotKey(GESTURE_BINDING);
         this._dialog?.destroy();
         this._service.destroy();
+        this._idsAhead.destroy();
         this._lockdown?.destroy();
         this._lock.destroy();
         this._covers?.destroy();

@@ -2,6 +2,8 @@
 // Follows the Guided Access session on the bus and makes the screen obey
 // it. The daemon decides; this only enforces what it publishes:
 //
+//   every window    → its app ids asked as it appears (AppIdsAhead), so
+//                     that a Start locks every window at once
 //   Enabled         → a SessionLock for as long as it is true: the app lock,
 //                     the shell's ways out, the top bar, the desktop
 //                     backdrop, the disabled regions, the Presentation and
@@ -24,6 +26,7 @@
 
 import {ServiceClient} from './service.js';
 import {AppKeeper} from './appKeeper.js';
+import {AppIdsAhead} from './appIdsAhead.js';
 import {SessionUI, SHORTCUT_KEY} from './sessionUI.js';
 import {SessionLock} from './sessionLock.js';
 import {TimeAlerts} from './timeAlerts.js';
@@ -52,13 +55,17 @@ export class Enforcer {
         this._capabilities = CAPABILITIES; // what is registered: all but screen-capture after a capture did not stop
         this._service = new ServiceClient(deps, {
             changed: () => this._sync(),
-            appeared: () => this._service.registerEnforcer(this._capabilities),
+            appeared: () => {
+                this._service.registerEnforcer(this._capabilities);
+                this._idsAhead.askAll();
+            },
             timeLimitWarning: secondsLeft => {
                 this._ui.warn(secondsLeft);
                 this._alerts.announce(secondsLeft);
             },
             featuresChanged: () => this._ui?.featuresChanged(),
         });
+        this._idsAhead = new AppIdsAhead(deps, this._service);
         this._keeper = new AppKeeper(deps, () => this._showShield());
         this._ui = new SessionUI(deps, this._service);
         this._alerts = new TimeAlerts(deps);
@@ -81,7 +88,8 @@ export class Enforcer {
         this._ui.destroy();
         this._keeper.destroy();
         this._alerts.destroy();
-        this._service = this._keeper = this._ui = this._alerts = this._guard = null;
+        this._idsAhead.destroy();
+        this._service = this._keeper = this._ui = this._alerts = this._guard = this._idsAhead = null;
     }
 
     _sync() {
