@@ -17,6 +17,7 @@ import subprocess
 import time
 import traceback
 
+from waiting import wait_for
 
 
 def load_contract():
@@ -289,6 +290,32 @@ class SuiteCases:
 
     def end_session(self, passcode=PASSCODE):
         self.service().End(self.dbus.Dictionary({'passcode': self.dbus.String(passcode)}, signature='sv'), timeout=30)
+
+    # -- the latency figures' crowd ----------------------------------------------
+
+    def open_crowd(self, windows, shown):
+        """Opens `windows` windows of the crowd apps (crowd()) in place of
+        those open; waits until `shown(n)`: the shell shows the n other
+        windows (app-b's and theirs), none minimized."""
+        self.close_crowd()
+        for name, count in crowd(windows):
+            self.launch_app(name, windows=count)
+        wait_for(lambda: shown(windows + 1), 30, 0.1, f'{windows + 1} other windows open')
+
+    def close_crowd(self):
+        for name in CROWD:
+            if name in self.apps:
+                self.stop_app(name)
+
+    def figures_failed(self, error):
+        """A latency figure could not be measured: says why, and ends the
+        session it may have left."""
+        log(f'FIGURE latency: not measured ({error})')
+        try:
+            if self.prop('Enabled'):
+                self.end_session()
+        except Exception:
+            pass
 
     def notifications(self):
         return self.dbus.Interface(

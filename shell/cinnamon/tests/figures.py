@@ -10,7 +10,7 @@ import random
 import re
 import time
 
-from harness import CROWD, OTHER_WINDOWS, WINDOW_COUNTS, beside_reference, crowd, log
+from harness import OTHER_WINDOWS, WINDOW_COUNTS, beside_reference, log
 from waiting import wait_for
 
 SESSIONS_MEASURED = 20
@@ -42,7 +42,7 @@ class Figures:
                     self.start_app(name)
             self.js(OTHERS_HELPERS)
             for count in WINDOW_COUNTS:
-                self.open_crowd(count - 1)
+                self.open_crowd(count - 1, lambda n: self.js(f'global._ga.othersMinimized({n}, false)'))
                 self.activate('app-a')
                 reference = self.latencies(count, self.minimize_by_eval)
                 ours = self.latencies(count, lambda start: self.start_session('app-a') if start else self.end_session())
@@ -53,24 +53,9 @@ class Figures:
                                             ('End returned → other windows restored', ours[False], reference[False])):
                     log(f'FIGURE   {name}: {beside_reference(values, floor)}')
         except Exception as error:
-            log(f'FIGURE latency: not measured ({error})')
-            try:
-                if self.prop('Enabled'):
-                    self.end_session()
-            except Exception:
-                pass
+            self.figures_failed(error)
         finally:
-            for name in CROWD:
-                self.stop_app(name)
-
-    def open_crowd(self, windows):
-        """Opens `windows` windows of the crowd apps (harness.crowd())."""
-        for name in CROWD:
-            self.stop_app(name)
-        for name, count in crowd(windows):
-            self.launch_app(name, windows=count)
-        wait_for(lambda: self.js(f'global._ga.othersMinimized({windows + 1}, false)'), 30, 0.1,
-                 f'{windows + 1} other windows open')
+            self.close_crowd()
 
     def latencies(self, count, act):
         """ms from act(True) and act(False) returning (or from the time

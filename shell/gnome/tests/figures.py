@@ -16,7 +16,7 @@ import re
 import statistics
 import time
 
-from harness import CROWD, OTHER_WINDOWS, WINDOW_COUNTS, beside_reference, crowd, log, percentiles, quantile
+from harness import OTHER_WINDOWS, WINDOW_COUNTS, beside_reference, log, percentiles, quantile
 from waiting import wait_for
 
 SESSIONS_MEASURED = 20
@@ -207,7 +207,7 @@ class Figures:
                     self.start_app(name)
             self.install_trace()
             for count in WINDOW_COUNTS:
-                self.open_crowd(count - 1)
+                self.open_crowd(count - 1, lambda n: self.js(f'global._ga.trace.othersMinimized({n}, false)'))
                 self.activate('app-a')
                 reference = self.latencies(count, self.minimize_by_eval)
                 traces = {True: [], False: []}
@@ -221,15 +221,9 @@ class Figures:
                                      SEGMENTS, traces[True])
                 self.print_breakdown(f'{count} other windows: one End', END_SEGMENTS, traces[False])
         except Exception as error:
-            log(f'FIGURE latency: not measured ({error})')
-            try:
-                if self.prop('Enabled'):
-                    self.end_session()
-            except Exception:
-                pass
+            self.figures_failed(error)
         finally:
-            for name in CROWD:
-                self.stop_app(name)
+            self.close_crowd()
         if getattr(self, '_sheet', None) is not None:
             try:
                 opened, locked, traces = self._sheet.figures(self.take_trace)
@@ -242,15 +236,6 @@ class Figures:
         if getattr(self, 'rss_with', None):
             log(f'FIGURE gnome-shell RSS: {self.rss_without / 1024:.1f} MB without the extension, '
                 f'{self.rss_with / 1024:.1f} MB with it ({(self.rss_with - self.rss_without) / 1024:+.1f} MB)')
-
-    def open_crowd(self, windows):
-        """Opens `windows` windows of the crowd apps (harness.crowd())."""
-        for name in CROWD:
-            self.stop_app(name)
-        for name, count in crowd(windows):
-            self.launch_app(name, windows=count)
-        wait_for(lambda: self.js(f'global._ga.trace.othersMinimized({windows + 1}, false)'), 30, 0.1,
-                 f'{windows + 1} other windows open')
 
     def latencies(self, count, act, traces=None):
         """ms from act(True) and act(False) returning (or from the time act

@@ -12,7 +12,7 @@ import subprocess
 import threading
 import time
 
-from harness import BUS_NAME, CROWD, OTHER_WINDOWS, WINDOW_COUNTS, beside_reference, crowd, log
+from harness import BUS_NAME, OTHER_WINDOWS, WINDOW_COUNTS, beside_reference, log
 from waiting import wait_for
 
 SESSIONS_MEASURED = 20
@@ -29,7 +29,7 @@ class Figures:
         try:
             self.bring_up_apps()
             for count in WINDOW_COUNTS:
-                self.open_crowd(count - 1)
+                self.open_crowd(count - 1, lambda n: len(self.other_windows(self.report())) == n)
                 self.activate('app-a')
                 reference = self.latencies(count, self.minimize_by_script)
                 ours = self.latencies(count, lambda start: self.start_session('app-a') if start else self.end_session())
@@ -42,26 +42,11 @@ class Figures:
             self.close_crowd()
             self.idle_cost()
         except Exception as error:
-            log(f'FIGURE latency: not measured ({error})')
-            try:
-                if self.prop('Enabled'):
-                    self.end_session()
-            except Exception:
-                pass
+            self.figures_failed(error)
             self.close_crowd()
 
-    def open_crowd(self, windows):
-        """Opens `windows` windows of the crowd apps (harness.crowd())."""
-        self.close_crowd()
-        for name, count in crowd(windows):
-            self.launch_app(name, windows=count)
-        wait_for(lambda: len(self.other_windows(self.report())) == windows + 1, 30, 0.1,
-                 f'{windows + 1} other windows open')
-
     def close_crowd(self):
-        for name in CROWD:
-            if name in self.apps:
-                self.stop_app(name)
+        super().close_crowd()
         wait_for(lambda: len(self.other_windows(self.report())) == 1, 10, 0.1, 'the crowd\'s windows to go')
 
     @staticmethod

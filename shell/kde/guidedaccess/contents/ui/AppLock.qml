@@ -92,6 +92,8 @@ Item {
         target: lock.windows
         function onAdded(window) { lock.enforce(); }
         function onActivated(window) { lock.enforce(); }
+        // A window whose ids were not known yet is decided at once.
+        function onIdsAnswered() { lock.enforce(); }
         function onRemoved(window) {
             var index = lock.minimizedByUs.indexOf(window);
             if (index >= 0)

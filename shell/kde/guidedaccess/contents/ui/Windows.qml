@@ -25,6 +25,8 @@ QtObject {
     signal added(var window)
     signal activated(var window)
     signal removed(var window)
+    // The daemon answered which apps a window's process belongs to.
+    signal idsAnswered()
 
     function list() {
         var all = kwin.windowList();
@@ -84,6 +86,7 @@ QtObject {
         bus.session('GetAppIds', [pid], function (values) {
             ids[pid] = values[0] !== undefined ? Array.prototype.slice.call(values[0]) : null;
             delete asked[pid];
+            windows.idsAnswered();
         }, function () {
             if (ids[pid] !== null)
                 console.log('Guided Access: GetAppIds(' + pid + ') failed; its windows count as not the app\'s');
@@ -93,7 +96,8 @@ QtObject {
         return ids[pid];
     }
 
-    // Forgets the processes that have no window any more (a pid is reused).
+    // Forgets the processes that have no window any more (a pid is reused),
+    // as each window goes.
     function prune(current) {
         var alive = {};
         for (var i = 0; i < current.length; i++)
@@ -123,11 +127,19 @@ QtObject {
         }
     }
 
+    // Asks for a window's app ids as it appears, session or not: a Start
+    // then finds them known and locks every window at once.
+    function askAhead(window) {
+        if (!isOurs(window))
+            idsOf(window);
+    }
+
     property var unfollow: null
     Component.onCompleted: {
-        unfollow = kwin.follow(function (window) { windows.added(window); },
+        list().forEach(askAhead);
+        unfollow = kwin.follow(function (window) { windows.askAhead(window); windows.added(window); },
             function (window) { windows.activated(window); },
-            function (window) { windows.removed(window); });
+            function (window) { windows.removed(window); windows.prune(windows.list()); });
         bus.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'GetConnectionUnixProcessID',
             ['org.kde.KWin'], function (values) { windows.kwinPid = values[0]; });
     }
