@@ -332,7 +332,7 @@ extension RestrictionRegistry {
 
     /// Every identifier with a record, a chosen state or a forced state, sorted.
     public func list() -> [RestrictionListing] {
-        // Each identifier once, without hashing every one into a set again.
+        // Each identifier once: every record's, then those only chosen, then those only forced.
         var identifiers = Array(records.keys)
         identifiers += states.keys.filter { records[$0] == nil }
         identifiers += forcedStates.keys.filter { records[$0] == nil && states[$0] == nil }

@@ -3,8 +3,9 @@
 lines, not asserted): the latency from Start and End returning to the lock
 in place and the desktop restored, with 2, 10 and 50 other windows open,
 each beside a reference from the same run (one Eval that minimizes or
-restores the same windows: what any code in the shell can do at best when
-told over the bus), each until the first frame painted so; where one
+restores the same windows, as the lock does: what any code in the shell
+can do at best when told over the bus), each until the first frame
+painted so, with where its time went; where one
 Start's time goes, from the daemon's reply to the frame (TRACE_HELPERS);
 the start sheet's (measured by sheet.py) and
 gnome-shell's RSS with and without the extension (measured by
@@ -78,6 +79,31 @@ TRACE_HELPERS = r"""
                 });
             };
             trace.undo.push(() => delete daemon.start);
+            // The start sheet's opening: the daemon's answers it waits for,
+            // its dialog made (added to the modal dialog group) and shown.
+            for (const [method, name] of [['restrictionRows', 'rows answered'], ['lastOptions', 'last options answered']]) {
+                const original = daemon[method];
+                daemon[method] = function (...args) {
+                    return original.apply(this, args).finally(() => trace.stamp(name));
+                };
+                trace.undo.push(() => delete daemon[method]);
+            }
+            trace.wrap(Object.getPrototypeOf(enforcer._ui), 'openStartSheet', 'openStartSheet');
+            const dialogs = Main.layoutManager.modalDialogGroup;
+            const dialogAdded = (_group, dialog) => {
+                trace.stamp('sheet made');
+                const id = dialog.connect('notify::mapped', () => {
+                    dialog.disconnect(id);
+                    trace.stamp('sheet shown');
+                });
+            };
+            let added;
+            try {
+                added = dialogs.connect('child-added', dialogAdded);
+            } catch (_error) { // before GNOME 44
+                added = dialogs.connect('actor-added', dialogAdded);
+            }
+            trace.undo.push(() => dialogs.disconnect(added));
             trace.wrap(Object.getPrototypeOf(enforcer._guard), 'apply', 'AssessmentGuard.apply');
             trace.wrap(Object.getPrototypeOf(enforcer._ui), 'setSession', 'SessionUI.setSession');
             trace.wrap(Object.getPrototypeOf(enforcer._keeper), 'follow', 'AppKeeper.follow');
@@ -87,14 +113,13 @@ TRACE_HELPERS = r"""
                     trace.wrap(Object.getPrototypeOf(lock[part]), method, `${lock[part].constructor.name}.${method}`);
             }
             // Blockers in place for input right after the apply, before any frame?
-            trace.wrap(enforcer, '_showShield', 'shield');
             const shield = enforcer._showShield;
             enforcer._showShield = function (...args) {
                 const result = shield.apply(this, args);
                 trace.stamp(`picked ${global._ga.regions()}`);
                 return result;
             };
-            for (const signal of ['before-update', 'after-paint']) {
+            for (const signal of ['before-update', 'before-paint', 'after-paint']) {
                 const id = global.stage.connect(signal, () => trace.stamp(signal));
                 trace.undo.push(() => global.stage.disconnect(id));
             }
@@ -135,19 +160,31 @@ TRACE_HELPERS = r"""
             const others = global.display.list_all_windows().filter(w => OTHER_WINDOWS.test(w.get_title()));
             return others.length === count && others.every(w => w.minimized === minimized);
         },
+        // As the lock does: a window minimized goes at once, without the
+        // shell's animation (which would leave it on screen for its length).
         minimizeOthers(minimized) {
             for (const w of global.display.list_all_windows().filter(w => OTHER_WINDOWS.test(w.get_title()))) {
-                if (minimized)
+                if (minimized) {
+                    Main.wm.skipNextEffect?.(w.get_compositor_private());
                     w.minimize();
-                else
+                }
+                else {
                     w.unminimize();
+                }
             }
+            trace.stamp('sync');
         },
     };
     global._ga.trace = trace;
     return true;
 })()
 """ % OTHER_WINDOWS
+
+# A frame's layout and paint, from its before-update (every breakdown ends so).
+FRAME_SEGMENTS = (
+    ('  → laid out, its paint begins (before-paint)', 'before-update', 'before-paint'),
+    ('  → painted (after-paint)', 'before-paint', 'after-paint'),
+)
 
 # The trace's segments: (label, from stamp, to stamp), each the first such
 # stamp after the Start call was sent; 'returned' is the reply's arrival.
@@ -169,7 +206,7 @@ SEGMENTS = (
     ('  KeyboardLock.setBlocked', 'KeyboardLock.setBlocked begins', 'KeyboardLock.setBlocked'),
     ('SessionLock.apply ends → _sync ends (the shield)', 'SessionLock.apply', 'sync'),
     ('_sync ends → the next frame begins (before-update)', 'sync', 'before-update'),
-    ('  → that frame painted (after-paint)', 'before-update', 'after-paint'),
+    *FRAME_SEGMENTS,
     ('reply → the first frame painted with the lock in place', 'returned', 'seen'),
 )
 
@@ -180,8 +217,28 @@ END_SEGMENTS = (
      'SessionUI.setSession'),
     ('_sync begins → _sync ends (the lock taken away)', 'sync begins', 'sync'),
     ('_sync ends → the next frame begins (before-update)', 'sync', 'before-update'),
-    ('  → that frame painted (after-paint)', 'before-update', 'after-paint'),
+    *FRAME_SEGMENTS,
     ('reply → the first frame painted with the windows restored', 'returned', 'seen'),
+)
+
+# The reference's minimize (the Eval's, 'sync' its end), to the frame.
+REFERENCE_SEGMENTS = (
+    ('the Eval called → its minimize ends', 'returned', 'sync'),
+    ('its minimize ends → the next frame begins (before-update)', 'sync', 'before-update'),
+    *FRAME_SEGMENTS,
+    ('the Eval called → the first frame painted with the windows minimized', 'returned', 'seen'),
+)
+
+# The start sheet's opening, from the triple press to its first frame.
+SHEET_OPEN_SEGMENTS = (
+    ('press → the gesture handled (openStartSheet begins)', 'pressed', 'openStartSheet begins'),
+    ('  → the daemon\'s rows answered (Restrictions1.List)', 'openStartSheet begins', 'rows answered'),
+    ('  → the last options answered (GetLastOptions)', 'openStartSheet begins', 'last options answered'),
+    ('press → the sheet\'s dialog made', 'pressed', 'sheet made'),
+    ('  → built and shown', 'sheet made', 'sheet shown'),
+    ('  → the next frame begins (before-update)', 'sheet shown', 'before-update'),
+    *FRAME_SEGMENTS,
+    ('press → the sheet\'s first frame', 'pressed', 'shown'),
 )
 
 # The same for a Start pressed on the start sheet ('pressed': the button's
@@ -209,9 +266,10 @@ class Figures:
             for count in WINDOW_COUNTS:
                 self.open_crowd(count - 1, lambda n: self.js(f'global._ga.trace.othersMinimized({n}, false)'))
                 self.activate('app-a')
-                reference = self.latencies(count, self.minimize_by_eval)
+                reference_traces = {True: [], False: []}
+                reference = self.latencies(count, self.minimize_by_eval, reference_traces)
                 traces = {True: [], False: []}
-                ours = self.latencies(count, self.start_traced, traces)
+                ours = self.latencies(count, self.start_traced, traces, regions=1)
                 log(f'FIGURE GNOME, {count} other windows, {SESSIONS_MEASURED} sessions, seen in the shell (its '
                     'monotonic clock, the suite\'s); reference: an Eval minimizes or restores the same windows')
                 for name, values, floor in (('Start returned → lock in place', ours[True], reference[True]),
@@ -220,15 +278,22 @@ class Figures:
                 self.print_breakdown(f'{count} other windows: one Start, from the daemon\'s reply to the frame',
                                      SEGMENTS, traces[True])
                 self.print_breakdown(f'{count} other windows: one End', END_SEGMENTS, traces[False])
+                self.print_breakdown(f'{count} other windows: the reference\'s minimize', REFERENCE_SEGMENTS,
+                                     reference_traces[True])
         except Exception as error:
             self.figures_failed(error)
         finally:
             self.close_crowd()
         if getattr(self, '_sheet', None) is not None:
             try:
-                opened, locked, traces = self._sheet.figures(self.take_trace)
-                log(f'FIGURE triple-press → start sheet painted ({len(opened)} runs): {percentiles(opened)}')
+                shown, opened, locked, open_traces, traces = self._sheet.figures(self.take_trace)
+                log(f'FIGURE triple-press → the start sheet\'s first frame (its fade-in begun) ({len(shown)} runs): '
+                    f'{percentiles(shown)}')
+                log(f'FIGURE triple-press → start sheet painted (its fade-in done) ({len(opened)} runs): '
+                    f'{percentiles(opened)}')
                 log(f'FIGURE Start pressed on the sheet → lock in place ({len(locked)} runs): {percentiles(locked)}')
+                self.print_breakdown('the start sheet opened, from the triple press to its first frame',
+                                     SHEET_OPEN_SEGMENTS, open_traces)
                 self.print_breakdown('Start pressed on the sheet, from the press to the lock', SHEET_SEGMENTS, traces)
             except Exception as error:
                 log(f'FIGURE start sheet: not measured ({error})')
@@ -237,18 +302,17 @@ class Figures:
             log(f'FIGURE gnome-shell RSS: {self.rss_without / 1024:.1f} MB without the extension, '
                 f'{self.rss_with / 1024:.1f} MB with it ({(self.rss_with - self.rss_without) / 1024:+.1f} MB)')
 
-    def latencies(self, count, act, traces=None):
+    def latencies(self, count, act, traces=None, regions=0):
         """ms from act(True) and act(False) returning (or from the time act
         returns, when it does) to the first frame painted with the `count`
-        other windows minimized (with the session's disabled region in place
+        other windows minimized (with `regions` disabled regions in place
         for input) and with them restored, SESSIONS_MEASURED times each; with
         `traces`, each Start's and End's trace added to traces[True] and traces[False]."""
         measured = {True: [], False: []}
         for _ in range(SESSIONS_MEASURED):
             for start in (True, False):
-                regions = 1 if start and traces is not None else 0
                 self.js(f'global._ga.trace.watchFrame(() => global._ga.trace.othersMinimized({count}, '
-                        f'{str(start).lower()}) && global._ga.regions() === {regions})')
+                        f'{str(start).lower()}) && global._ga.regions() === {regions if start else 0})')
                 returned = act(start) or time.monotonic()
                 seen = wait_for(lambda: self.js('global._ga.watched'), 5, 0.01,
                                 f'the {count} other windows ' + ('minimized' if start else 'restored'))
@@ -263,6 +327,7 @@ class Figures:
         """The reference: one Eval minimizes or restores the other windows,
         measured from the call (the reply comes after it has). Returns when
         the call was made."""
+        self.js('global._ga.trace.take()')
         called = time.monotonic()
         self.js(f'global._ga.trace.minimizeOthers({str(minimized).lower()})')
         return called
@@ -287,16 +352,16 @@ class Figures:
             self.end_session()
         return time.monotonic()
 
-    def take_trace(self, **marks):
+    def take_trace(self, frames_after='sync', **marks):
         """The trace since the last take: the first time of each stamp (and
-        of each frame after the lock was applied), with `marks` (ms) added,
-        the number of _sync calls and whether the region blocker was picked
-        before any frame; in ms."""
+        of each frame after the stamp `frames_after`: the lock applied),
+        with `marks` (ms) added, the number of _sync calls and whether the
+        region blocker was picked before any frame; in ms."""
         stamps = self.js('global._ga.trace.take()')
         trace = {**marks, 'syncs': sum(1 for name, _ in stamps if name == 'sync'),
                  'picked': any(name == 'picked 1' for name, _ in stamps)}
         for name, microseconds in stamps:
-            if name in ('before-update', 'after-paint') and 'sync' not in trace:
+            if name in ('before-update', 'before-paint', 'after-paint') and frames_after not in trace:
                 continue
             trace.setdefault(name, microseconds / 1000)
         return trace
@@ -311,7 +376,7 @@ class Figures:
                 log(f'FIGURE   {label}')
             elif values:
                 log(f'FIGURE   {label}: {statistics.median(values):.1f}, {quantile(values, 0.99):.1f}')
-        if segments is END_SEGMENTS:
+        if segments is not SEGMENTS and segments is not SHEET_SEGMENTS:
             return
         syncs = [trace['syncs'] for trace in traces]
         picked = sum(1 for trace in traces if trace['picked'])

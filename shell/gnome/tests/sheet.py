@@ -10,6 +10,7 @@ import time
 
 from atspi import Accessibility
 from harness import CONTRACT
+from shellinfo import UUID
 from waiting import wait_for
 
 # Helpers defined in the shell once, on top of gnomeshell.py's SHELL_HELPERS.
@@ -19,7 +20,7 @@ SHEET_HELPERS = r"""
     const Main = global._gaShell.Main;
     const ga = global._ga;
     const now = () => GLib.get_monotonic_time();
-    const OPENED = 0;
+    const OPENED = 0, CLOSED = 1;
     const descendants = actor => [actor, ...actor.get_children().flatMap(descendants)];
     Object.assign(ga, {
         sheet() {
@@ -76,6 +77,11 @@ SHEET_HELPERS = r"""
                 return false;
             ga.click(x + button.width / 2, y + button.height / 2);
             return true;
+        },
+        // Presses the sheet's button `label` at once, as its click does
+        // (the click itself comes through the shell's event queue later).
+        pressButton(label) {
+            descendants(ga.sheet()).find(a => a.label === label).emit('clicked', 1);
         },
         // Where the preview is on the stage and how much smaller than the monitor.
         preview() {
@@ -151,15 +157,21 @@ SHEET_HELPERS = r"""
         fullscreen(title) {
             return ga.win(title).is_fullscreen();
         },
-        // Records when check() first holds and the stage has painted after it.
-        watchPainted(check) {
-            ga.watched = null;
+        // The sheet on the stage, its fade-in begun (sheet(): done).
+        sheetShown() {
+            return Main.layoutManager.modalDialogGroup.get_children()
+                .some(d => d.accessible_name === 'Start Guided Access' && d.mapped && d.state !== CLOSED);
+        },
+        // Records in ga[key] when check() first holds and the stage has
+        // painted after it.
+        watchPainted(check, key = 'watched') {
+            ga[key] = null;
             GLib.timeout_add(GLib.PRIORITY_HIGH, 1, () => {
                 if (!check())
                     return GLib.SOURCE_CONTINUE;
                 const id = global.stage.connect('after-paint', () => {
                     global.stage.disconnect(id);
-                    ga.watched = now();
+                    ga[key] = now();
                 });
                 global.stage.queue_redraw();
                 return GLib.SOURCE_REMOVE;
@@ -218,13 +230,20 @@ class StartSheetCases:
         try:
             wait_for(lambda: self.js('global._ga.sheet() !== null'), 10, what='the start sheet')
         except TimeoutError as error:
-            # What the shell had when the gesture came to nothing: the focus,
-            # the modal dialogs and their states, the action mode.
-            seen = self.js('(() => { const Main = global._gaShell.Main; const focus = global.display.focus_window; '
-                           'return {focus: focus ? focus.get_wm_class() + " " + focus.get_title() : null, '
-                           'dialogs: Main.layoutManager.modalDialogGroup.get_children().map(d => [d.accessible_name, d.state]), '
-                           'modalCount: Main.modalCount, actionMode: Main.actionMode}; })()')
-            raise AssertionError(f'{error}; the shell had {seen}') from None
+            raise AssertionError(f'{error}; the shell had {self.gesture_state()}') from None
+
+    def gesture_state(self):
+        """What the shell had when the gesture came to nothing: the focus,
+        the modal dialogs and their states, the action mode, and the
+        extension's own (its sheet, end dialog, session and recent presses)."""
+        return self.js('(() => { const Main = global._gaShell.Main; const focus = global.display.focus_window; '
+                       f'const ui = Main.extensionManager.lookup("{UUID}")?.stateObj?._enforcer?._ui ?? null; '
+                       'return {focus: focus ? focus.get_wm_class() + " " + focus.get_title() : null, '
+                       'dialogs: Main.layoutManager.modalDialogGroup.get_children().map(d => [d.accessible_name, d.state]), '
+                       'modalCount: Main.modalCount, actionMode: Main.actionMode, '
+                       'sheet: ui && (typeof ui._sheet === "string" ? ui._sheet : ui._sheet && {closing: ui._sheet.closing}), '
+                       'endDialog: ui && (ui._dialog?.state ?? null), session: ui && ui._session !== null, '
+                       'pressesAgoMs: ui && ui._triplePress._presses.map(t => Math.round((imports.gi.GLib.get_monotonic_time() - t) / 1000))}; })()')
 
     def click_button(self, label):
         """Clicks the sheet's button `label` once it is laid out."""
@@ -286,7 +305,8 @@ class StartSheetCases:
 
     def lists_app_restrictions(self):
         """The sheet is for the focused app: its restrictions, not another's;
-        Cancel changes nothing."""
+        the gesture right after Cancel opens it again; Cancel changes
+        nothing."""
         for app in ('app-a', 'app-b'):
             self.registered(app)
         before = (self.last_options(), self.c.service(CONTRACT['INTERFACES']['restrictions']).List(timeout=10))
@@ -294,12 +314,26 @@ class StartSheetCases:
         rows = self.js('global._ga.namedLike("Chat in")')
         if rows != ['Chat in app-a']:
             raise AssertionError(f'the sheet lists {rows}, expected only app-a\'s "Chat in app-a"')
+        self.gesture_right_after_cancel()
         self.key('Escape')
         self.wait_closed()
         after = (self.last_options(), self.c.service(CONTRACT['INTERFACES']['restrictions']).List(timeout=10))
         if self.c.prop('Enabled') or before != after:
             raise AssertionError('Cancel changed something: a session, the last options or a restriction')
-        return 'lists "Chat in app-a" only; Escape cancels and changes nothing'
+        return 'lists "Chat in app-a" only; Escape cancels and changes nothing; the gesture right after Cancel opens it again'
+
+    def gesture_right_after_cancel(self):
+        """Cancel, and the gesture in the same turn of the shell's main loop:
+        the cancelled sheet is closing but still on the stage until the
+        shell's next frame (on a loaded machine, a while), and a new sheet
+        opens all the same."""
+        self.js('global._ga.sheet()._gaFirst = true')
+        self.js(f'global._ga.pressButton("Cancel"); {"; ".join([self.end_shortcut] * 3)}')
+        try:
+            wait_for(lambda: self.js('(s => s !== null && !s._gaFirst)(global._ga.sheet())'), 10, what='a new sheet')
+        except TimeoutError:
+            raise AssertionError('the gesture pressed right after Cancel opened nothing; '
+                                 f'the shell had {self.gesture_state()}') from None
 
     def laid_out_preview(self):
         """Where the preview is, once the sheet has laid it out: until then
@@ -787,17 +821,23 @@ class StartSheetCases:
     # -- figures --------------------------------------------------------------
 
     def figures(self, take_trace):
-        """The start sheet's figures: ms from the triple press to the sheet
-        painted, and from Start's press to the lock, each run's trace of the
-        latter taken with `take_trace` (figures.py)."""
-        opened, locked, traces = [], [], []
+        """The start sheet's figures: ms from the triple press to the first
+        frame with the sheet (its fade-in begun) and to the sheet painted
+        whole (the fade-in done), and from Start's press to the lock, with
+        each run's traces of both taken with `take_trace` (figures.py)."""
+        shown, opened, locked, open_traces, traces = [], [], [], [], []
         for _ in range(FIGURE_RUNS):
             self.c.activate('app-a')
+            take_trace()
+            self.js("global._ga.watchPainted(() => global._ga.sheetShown(), 'shown')")
             self.js('global._ga.watchPainted(() => global._ga.sheet() !== null)')
             pressed = self.js(f'(() => {{ const t = imports.gi.GLib.get_monotonic_time(); '
                               f'{self.end_shortcut}; {self.end_shortcut}; {self.end_shortcut}; return t; }})()')
             done = wait_for(lambda: self.js('global._ga.watched'), 10, 0.01, 'the sheet painted')
+            shown_at = self.js('global._ga.shown')
+            shown.append((shown_at - pressed) / 1000)
             opened.append((done - pressed) / 1000)
+            open_traces.append(take_trace('sheet shown', pressed=pressed / 1000, shown=shown_at / 1000))
             # The other app minimized is the lock in place; regions are whatever
             # app-a's last options hold, which earlier cases decide.
             self.js("global._ga.watch(() => global._ga.win('app-b').minimized)")
@@ -811,4 +851,4 @@ class StartSheetCases:
             traces.append(take_trace(pressed=pressed / 1000, seen=done / 1000))
             self.c.end_session()
             self.c.wait_released()
-        return opened, locked, traces
+        return shown, opened, locked, open_traces, traces

@@ -214,11 +214,14 @@ class LockCases:
             self.end_session()
         self.wait_released()
         wait_for(lambda: inhibitions() == 0, 5, 0.05, 'the daemon\'s UnInhibit at End')
+        # The banner still up shows again at the opacity it faded in to.
+        wait_for(lambda: self.window('during')['opacity'] == 1, 5, 0.05, 'the banner of the session back at full opacity')
         self.close_notification(during, 'during')
         self.banner_shows('after', 'a banner after End')
         events = self.events()
         self.way('a notification banner', 'closed')
-        return ('banner seen without a session and after End, not during it (hidden on screen by the script); the daemon\'s '
+        return ('banner seen without a session and after End, not during it, though it faded itself in (hidden on screen by '
+                'the script, back at full opacity after End); the daemon\'s '
                 f'do-not-disturb held during it: Inhibit {len(events["inhibit"]) - len(before["inhibit"])}x, '
                 f'UnInhibit {len(events["uninhibit"]) - len(before["uninhibit"])}x')
 

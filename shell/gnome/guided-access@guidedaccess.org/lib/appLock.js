@@ -45,6 +45,7 @@ export class AppLock {
         this._signals = []; // [object, id] of display and workspace manager
         this._windowSignals = new Map(); // Meta.Window → [signal ids]
         this._minimizedByLock = new Set(); // in the order they were minimized
+        this._minimizing = null; // the window being minimized by the lock
         this._hiddenActors = new Map(); // Meta.WindowActor → its signal ids
         this._refocusSource = 0;
         this._goneSource = 0;
@@ -125,7 +126,10 @@ export class AppLock {
         if (this._windowSignals.has(window))
             return;
         this._windowSignals.set(window, [
-            window.connect('notify::minimized', () => this._decide(window)),
+            window.connect('notify::minimized', () => {
+                if (window !== this._minimizing) // the lock's own needs no second look
+                    this._decide(window);
+            }),
             window.connect('unmanaged', () => {
                 for (const id of this._windowSignals.get(window) ?? [])
                     window.disconnect(id);
@@ -174,7 +178,9 @@ export class AppLock {
             window.unminimize();
         } else if (action === 'minimize') {
             this._skipEffect(window);
+            this._minimizing = window;
             window.minimize();
+            this._minimizing = null;
             this._minimizedByLock.add(window);
         } else if (action === 'hide-actor') {
             this._hideActor(window);

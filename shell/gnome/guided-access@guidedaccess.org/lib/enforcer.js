@@ -29,6 +29,7 @@ import {AppKeeper} from './appKeeper.js';
 import {AppIdsAhead} from './appIdsAhead.js';
 import {SessionUI, SHORTCUT_KEY} from './sessionUI.js';
 import {SessionLock} from './sessionLock.js';
+import {PanelLockdown} from './panelLockdown.js';
 import {TimeAlerts} from './timeAlerts.js';
 import {AssessmentGuard} from './assessmentGuard.js';
 import {shieldReason} from '../common/session.js';
@@ -68,6 +69,7 @@ export class Enforcer {
         this._idsAhead = new AppIdsAhead(deps, this._service);
         this._keeper = new AppKeeper(deps, () => this._showShield());
         this._ui = new SessionUI(deps, this._service);
+        this._panel = new PanelLockdown(deps); // lent to each SessionLock
         this._alerts = new TimeAlerts(deps);
         this._guard = new AssessmentGuard(deps, kept => {
             this._capabilities = kept ? CAPABILITIES : CAPABILITIES.filter(c => c !== CAPABILITY.screenCapture);
@@ -85,11 +87,12 @@ export class Enforcer {
         this._service.destroy();
         this._guard.destroy(); // before _apply(null): disabling ends no assessment
         this._apply(null);
+        this._panel.destroy();
         this._ui.destroy();
         this._keeper.destroy();
         this._alerts.destroy();
         this._idsAhead.destroy();
-        this._service = this._keeper = this._ui = this._alerts = this._guard = this._idsAhead = null;
+        this._service = this._keeper = this._ui = this._panel = this._alerts = this._guard = this._idsAhead = null;
     }
 
     _sync() {
@@ -119,7 +122,7 @@ export class Enforcer {
             appWindow: window => this._keeper.appWindow(window),
             appGone: () => this._keeper.appGone(),
             workingMonitor: index => this._ui.setWorkingMonitor(index),
-        });
+        }, this._panel);
         this._lock.apply(enforcementPlan(session, {
             panelMenus: settings.get_boolean('panel-menus-during-session'),
             regionOutlines: settings.get_boolean('show-region-outlines'),

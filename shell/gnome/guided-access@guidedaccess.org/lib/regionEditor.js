@@ -89,17 +89,20 @@ export class RegionEditor {
     }
 
     _add(rect) {
-        const {St, Atk} = this._deps;
+        const {St, Atk, Clutter} = this._deps;
         const actor = new St.Widget({
             reactive: true, can_focus: true, track_hover: true, style: REGION_STYLE,
             accessible_role: Atk.Role.PANEL,
         });
         const region = {actor, rect, handles: {}};
         const _ = this._deps._;
+        // Centred by a constraint, as it is laid out: measuring it here, while
+        // the sheet is not on the stage yet, has no style to measure with.
         region.close = new St.Button({
-            style_class: 'icon-button', can_focus: true,
+            style_class: 'icon-button', can_focus: true, y: HANDLE,
             child: new St.Icon({icon_name: 'window-close-symbolic'}),
             accessible_name: _('Remove this region'),
+            constraints: new Clutter.AlignConstraint({source: actor, align_axis: Clutter.AlignAxis.X_AXIS, factor: 0.5}),
         });
         region.close.connect('clicked', () => this._remove(region, true));
         actor.add_child(region.close);
@@ -133,7 +136,8 @@ export class RegionEditor {
         }
     }
 
-    // Puts the actor, its close button and its handles where `rect` says.
+    // Puts the actor and its handles where `rect` says (the close button
+    // keeps itself centred).
     _place(region) {
         const {x, y, width, height} = region.rect;
         region.actor.set_position(Math.round(x), Math.round(y));
@@ -144,8 +148,6 @@ export class RegionEditor {
         region.handles['top-right'].set_position(right, 0);
         region.handles['bottom-left'].set_position(0, bottom);
         region.handles['bottom-right'].set_position(right, bottom);
-        const [, closeWidth] = region.close.get_preferred_width(-1);
-        region.close.set_position(Math.round((width - closeWidth) / 2), HANDLE);
         this._describe(region);
     }
 

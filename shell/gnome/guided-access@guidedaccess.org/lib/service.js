@@ -39,6 +39,8 @@ export class ServiceClient {
         });
         // "pid:starttime" → string[] (answered) or Promise (asked).
         this._appIds = new Map();
+        this._turnKeys = new Map(); // pid → its _processKey, for one main-loop turn
+        this._turnKeysSource = 0;
         this._keepAlive = false;
         this._reactivateSource = 0;
         this._reactivateAttempt = 0;
@@ -156,8 +158,27 @@ export class ServiceClient {
 
     // A pid is reused after its process ends; keying the cache by pid and
     // the process start time (field 22 of /proc/PID/stat) keeps a new
-    // process from inheriting an old one's ids.
+    // process from inheriting an old one's ids. Each pid's is read once per
+    // main-loop turn: a lock of fifty windows asks three times for each,
+    // and each read takes some 30 µs.
     _processKey(pid) {
+        let key = this._turnKeys.get(pid);
+        if (key !== undefined)
+            return key;
+        key = this._readProcessKey(pid);
+        if (this._turnKeysSource === 0) {
+            const {GLib} = this;
+            this._turnKeysSource = GLib.idle_add(GLib.PRIORITY_HIGH, () => {
+                this._turnKeysSource = 0;
+                this._turnKeys.clear();
+                return GLib.SOURCE_REMOVE;
+            });
+        }
+        this._turnKeys.set(pid, key);
+        return key;
+    }
+
+    _readProcessKey(pid) {
         const {GLib} = this;
         try {
             const [, bytes] = GLib.file_get_contents(`/proc/${pid}/stat`);
@@ -214,6 +235,9 @@ export class ServiceClient {
     }
 
     destroy() {
+        if (this._turnKeysSource)
+            this.GLib.source_remove(this._turnKeysSource);
+        this._turnKeysSource = 0;
         this._stopReactivating();
         this._cancellable.cancel();
         this.daemon.destroy();

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Everything that holds the screen during one session: made when a session
 // starts being enforced, destroyed when it ends (or the extension is
-// disabled), which puts back everything its parts changed.
+// disabled), which puts back everything its parts changed. The top bar's
+// PanelLockdown is the enforcer's, lent to each SessionLock: it puts the
+// top bar back a frame after the end (see panelLockdown.js).
 //
 //   app            → app lock (AppLock: App and AlsoAllowed reachable, the
 //                    switchers listing only them: SwitcherFilter), Presentation
@@ -18,7 +20,6 @@
 
 import {AppLock} from './appLock.js';
 import {ShellLockdown} from './shellLockdown.js';
-import {PanelLockdown} from './panelLockdown.js';
 import {Blockers} from './blockers.js';
 import {KeyboardLock} from './keyboardLock.js';
 import {Presentation} from './presentation.js';
@@ -28,8 +29,9 @@ import {SwitcherFilter} from './switcherFilter.js';
 export class SessionLock {
     // service: the ServiceClient (the app ids of windows); presence:
     // {appWindow(window), appGone(), workingMonitor(index)}, told what
-    // AppLock sees of the app and where the person works.
-    constructor(deps, service, presence) {
+    // AppLock sees of the app and where the person works; panel: the
+    // enforcer's PanelLockdown.
+    constructor(deps, service, presence, panel) {
         this._presence = presence;
         this._presentation = new Presentation(deps);
         this._appLock = new AppLock(deps, service, {
@@ -42,7 +44,7 @@ export class SessionLock {
         });
         this._switchers = new SwitcherFilter(deps, window => this._appLock.isAppWindow(window));
         this._lockdown = new ShellLockdown(deps, () => this._appLock.refocus());
-        this._panel = new PanelLockdown(deps);
+        this._panel = panel;
         this._blockers = new Blockers(deps);
         this._keyboards = new KeyboardLock(deps);
         this._monitors = new AppMonitors(deps, window => this._appLock.isAppWindow(window),
@@ -83,7 +85,7 @@ export class SessionLock {
         this._keyboards.destroy();
         this._presentation.destroy();
         this._blockers.destroy();
-        this._panel.destroy();
+        this._panel.release();
         this._lockdown.destroy();
         this._switchers.destroy();
         this._appLock.destroy();

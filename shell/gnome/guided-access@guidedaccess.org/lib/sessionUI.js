@@ -17,7 +17,7 @@ import {formatRemaining, remainingSeconds} from '../common/session.js';
 import {TriplePress} from './triplePress.js';
 import {TimePill} from './timePill.js';
 import {NextFrame} from './nextFrame.js';
-import {openOnMonitor} from './monitorDialog.js';
+import {isClosing, newDialog, openOnMonitor} from './monitorDialog.js';
 import {nameText} from './accessibleText.js';
 import {END_OPTIONS} from '../common/contract.js';
 import {AccessibilityMenuSection, AccessibilityRows} from './accessibilitySwitches.js';
@@ -54,8 +54,10 @@ export class SessionUI {
         this._deps.Main.wm.removeKeybinding(SHORTCUT_KEY);
         this._appMenuItem.destroy();
         this._appMenuItem = null;
-        this.setSession(null);
+        this._session = null;
         this._nextFrame.destroy();
+        if (this._indicator !== null)
+            this._hideIndicator();
         this._dialog?.close();
         this._dialog = null;
         if (this._sheet !== 'asking')
@@ -64,20 +66,23 @@ export class SessionUI {
     }
 
     // The session being enforced (see ServiceClient.session()), or null.
-    // At a session's start the indicator and the time left come a frame
-    // after the lock (NextFrame): building them takes longer than the lock.
+    // The indicator and the time left come a frame after the lock and go a
+    // frame after the end (NextFrame): building them takes longer than the
+    // lock, and any change to the top bar repaints it (panelLockdown.js).
     setSession(session) {
         this._session = session;
         this._appMenuItem?.setShown(session === null);
         if (session !== null && this._sheet instanceof StartSheet)
             this._sheet.close(); // started elsewhere meanwhile
         if (session === null) {
-            this._nextFrame.cancel();
-            if (this._indicator !== null)
-                this._hideIndicator();
+            if (this._indicator === null)
+                this._nextFrame.cancel();
+            else
+                this._nextFrame.run(() => this._hideIndicator());
         } else if (this._indicator === null) {
             this._nextFrame.run(() => this._showSession());
         } else {
+            this._nextFrame.cancel();
             this._showSession();
         }
     }
@@ -145,7 +150,8 @@ export class SessionUI {
     }
 
     _tick() {
-        if (this._indicator === null) // the session's first frame
+        // Before the session's first frame, or in the frame after its end.
+        if (this._indicator === null || this._session === null)
             return;
         const {_, GLib} = this._deps;
         const limited = this._session.timeLimit > 0;
@@ -175,7 +181,7 @@ export class SessionUI {
     _pressed() {
         if (!this._triplePress.press(this._deps.GLib.get_monotonic_time()))
             return;
-        if (this._dialog !== null || this._sheet !== null)
+        if (this._dialogOpen())
             return;
         if (this._session !== null)
             this._openEndDialog();
@@ -183,9 +189,19 @@ export class SessionUI {
             this.openStartSheet();
     }
 
+    // Whether the end dialog or the start sheet is open or opening. One
+    // closing does not count (it leaves the stage only in the shell's next
+    // frame, late on a loaded machine): the gesture pressed again right
+    // after Cancel opens the next at once.
+    _dialogOpen() {
+        const dialogOpen = this._dialog !== null && !isClosing(this._dialog, this._deps.ModalDialog);
+        const sheetOpen = this._sheet === 'asking' || (this._sheet !== null && !this._sheet.closing);
+        return dialogOpen || sheetOpen;
+    }
+
     _newDialog(title, body) {
-        const {St, ModalDialog} = this._deps;
-        const dialog = new ModalDialog.ModalDialog({styleClass: 'guided-access-dialog'});
+        const {St} = this._deps;
+        const dialog = newDialog(this._deps, {styleClass: 'guided-access-dialog'});
         dialog.accessible_name = title;
         dialog.contentLayout.add_child(new St.Label({
             text: title, style: 'font-weight: bold; font-size: 14pt; padding-bottom: 8px;',
@@ -204,7 +220,7 @@ export class SessionUI {
     }
 
     _openEndDialog() {
-        if (this._dialog !== null || this._session === null)
+        if (this._dialogOpen() || this._session === null)
             return;
         const {_, St, GLib, Clutter, global} = this._deps;
         const session = this._session;
@@ -247,7 +263,11 @@ export class SessionUI {
             {label: _('Cancel'), action: () => dialog.close(), key: Clutter.KEY_Escape},
             {label: _('End'), action: end, default: true},
         ]);
-        openOnMonitor(dialog, this._workingMonitor);
+        if (!openOnMonitor(dialog, this._workingMonitor)) {
+            log('Guided Access: no end dialog: the shell refused it the keyboard and pointer');
+            dialog.destroy();
+            return;
+        }
         if (entry !== null)
             global.stage.set_key_focus(entry);
     }
@@ -256,7 +276,7 @@ export class SessionUI {
     // window whose process the daemon cannot name) there is nothing to lock to.
     openStartSheet() {
         const window = this._deps.global.display.focus_window;
-        if (this._session !== null || this._dialog !== null || this._sheet !== null)
+        if (this._session !== null || this._dialogOpen())
             return;
         if (window === null) {
             log('Guided Access: no start sheet: no window has the focus');
@@ -270,14 +290,20 @@ export class SessionUI {
                 this._sheet = null;
                 return;
             }
-            this._sheet = new StartSheet(this._deps, this._service, {window, app: ids[0], ids}, {
-                closed: () => (this._sheet = null),
+            // A closing sheet forgets itself only if no newer one came meanwhile.
+            const forget = () => {
+                if (this._sheet === sheet)
+                    this._sheet = null;
+            };
+            const sheet = new StartSheet(this._deps, this._service, {window, app: ids[0], ids}, {
+                closed: forget,
                 openSettings: () => this._deps.Main.extensionManager.openExtensionPrefs(this._deps.uuid, '', {}),
             });
-            this._sheet.open().catch(error => {
+            this._sheet = sheet;
+            sheet.open().catch(error => {
                 logError(error, 'Guided Access: cannot open the start sheet');
-                this._sheet?.destroy();
-                this._sheet = null;
+                sheet.destroy();
+                forget();
             });
         });
     }

@@ -19,7 +19,7 @@ import {SHORTCUT_FEATURES, SYSTEM_RESTRICTIONS, choicesFrom, joinTime, splitTime
 import {AUTO_LOCK, PRESENTATION, SYSTEM_RESTRICTION} from '../common/contract.js';
 import {featureTitle} from '../common/features.js';
 import {OptionControls} from './optionControls.js';
-import {openOnMonitor} from './monitorDialog.js';
+import {isClosing, newDialog, openOnMonitor} from './monitorDialog.js';
 import {nameText} from './accessibleText.js';
 
 const SHEET_MARGIN = 48;
@@ -84,7 +84,10 @@ export class StartSheet {
                 otherApps.set(id, id.split('/').pop());
         }
         this._build();
-        openOnMonitor(this._dialog, this._target.window.get_monitor());
+        if (!openOnMonitor(this._dialog, this._target.window.get_monitor())) {
+            this._dialog.destroy();
+            throw new Error('the shell refused the sheet the keyboard and pointer (another grab holds them)');
+        }
     }
 
     // The other apps with a window open now: app id (GetAppIds' first) →
@@ -113,22 +116,28 @@ export class StartSheet {
             ? settings.get_int64('default-auto-lock') : AUTO_LOCK.desktop;
     }
 
+    // Closed or closing, however its dialog was closed: the next sheet may
+    // open meanwhile.
+    get closing() {
+        return this._closed || (this._dialog !== null && isClosing(this._dialog, this._deps.ModalDialog));
+    }
+
     close() {
         this._closed = true;
         this._dialog?.close();
     }
 
     // The sheet goes at once (disable()); the dialog finishes its own
-    // fade-out and destroys itself (destroying an open ModalDialog aborts
-    // the shell on GNOME 43).
+    // fade-out and is destroyed a frame later (newDialog; destroying an
+    // open ModalDialog aborts the shell on GNOME 43).
     destroy() {
         this.close();
         this._dialog = null;
     }
 
     _build() {
-        const {_, St, ModalDialog, Clutter} = this._deps;
-        const dialog = new ModalDialog.ModalDialog({styleClass: 'guided-access-sheet'});
+        const {_, St, Clutter} = this._deps;
+        const dialog = newDialog(this._deps, {styleClass: 'guided-access-sheet'});
         dialog.accessible_name = _('Start Guided Access');
         dialog.connect('destroy', () => {
             this._dialog = null;

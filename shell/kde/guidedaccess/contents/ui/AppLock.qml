@@ -35,9 +35,39 @@ Item {
         }
     }
 
+    // Brings the windows in line with `apps`. Reentered (through an
+    // activation it makes), it runs again once it is done rather than
+    // inside itself; a few rounds at most, so that a KWin that keeps
+    // activating another window cannot hold it in a loop (the next event
+    // or look decides then).
+    property bool busy: false
+    property bool again: false
     function enforce() {
+        if (released)
+            return;
+        if (busy) {
+            again = true;
+            return;
+        }
+        busy = true;
+        try {
+            again = true;
+            for (var round = 0; round < 3 && again; round++) {
+                again = false;
+                enforceOnce();
+            }
+        } finally {
+            busy = false;
+        }
+    }
+
+    // The app's windows are shown and given the focus before the others
+    // are minimized: the person is never left with no window active, which
+    // would wait for focusWhenNoneActive.
+    function enforceOnce() {
         var list = windows.list();
         windows.prune(list);
+        var others = [];
         for (var i = 0; i < list.length; i++) {
             var window = list[i];
             var known = belongs(window);
@@ -46,16 +76,22 @@ Item {
             var action = Reachability.windowAction(known, window);
             if (!known && action !== 'keep')
                 hideFromSwitcher(window);
-            if (action === 'minimize') {
-                window.minimized = true;
-                if (minimizedByUs.indexOf(window) < 0) {
-                    minimizedByUs.push(window);
-                    console.log('Guided Access: minimized "' + window.caption + '" (pid ' + window.pid + ')');
-                }
-            } else if (action === 'show') {
+            if (action === 'minimize')
+                others.push(window);
+            else if (action === 'show')
                 window.minimized = false;
+        }
+        giveFocus(list);
+        for (var j = 0; j < others.length; j++) {
+            others[j].minimized = true;
+            if (minimizedByUs.indexOf(others[j]) < 0) {
+                minimizedByUs.push(others[j]);
+                console.log('Guided Access: minimized "' + others[j].caption + '" (pid ' + others[j].pid + ')');
             }
         }
+    }
+
+    function giveFocus(list) {
         var active = windows.active();
         if (!focusApp || (active && windows.isOurs(active)))
             return;
@@ -88,6 +124,11 @@ Item {
         }
     }
 
+    // A managed Single App Mode moved to another app, AlsoAllowed changed,
+    // keys allowed again: decided at once.
+    onAppsChanged: enforce()
+    onFocusAppChanged: enforce()
+
     Connections {
         target: lock.windows
         function onAdded(window) { lock.enforce(); }
@@ -112,8 +153,14 @@ Item {
         onTriggered: lock.enforce()
     }
 
-    Component.onCompleted: console.log('Guided Access: app lock on for ' + apps.join(' '))
-    Component.onDestruction: {
+    // Unminimizes exactly the windows it minimized and gives back
+    // skipSwitcher to exactly those it set it on (those still there), and
+    // enforces nothing more: at its destruction, or before it when a
+    // session ends (Enforcer.qml), so that the apps come back before the
+    // rest of the lock is taken down.
+    property bool released: false
+    function release() {
+        released = true;
         for (var i = 0; i < minimizedByUs.length; i++) {
             if (minimizedByUs[i] && minimizedByUs[i].deleted !== true)
                 minimizedByUs[i].minimized = false;
@@ -122,9 +169,16 @@ Item {
             if (skippedByUs[j] && skippedByUs[j].deleted !== true)
                 skippedByUs[j].skipSwitcher = false;
         }
-        console.log('Guided Access: app lock off; unminimized ' + minimizedByUs.length + ' window(s), '
-            + skippedByUs.length + ' back in the task switcher');
+        if (minimizedByUs.length > 0 || skippedByUs.length > 0)
+            console.log('Guided Access: unminimized ' + minimizedByUs.length + ' window(s), '
+                + skippedByUs.length + ' back in the task switcher');
         minimizedByUs = [];
         skippedByUs = [];
+    }
+
+    Component.onCompleted: console.log('Guided Access: app lock on for ' + apps.join(' '))
+    Component.onDestruction: {
+        release();
+        console.log('Guided Access: app lock off');
     }
 }

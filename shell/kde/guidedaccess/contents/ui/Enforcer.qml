@@ -100,6 +100,9 @@ Item {
         countDown(next);
         next.enforcers = null;
         if (session === null || JSON.stringify(next) !== JSON.stringify(session)) {
+            // The apps come back first; the rest of the lock goes after.
+            if (enforcing && !next.enabled && appLock.item)
+                appLock.item.release();
             session = next;
             console.log('Guided Access: session ' + (next.enabled ? 'on for ' + next.app + ' (' + next.state + ')' : 'off'));
         }
@@ -156,6 +159,7 @@ Item {
     }
 
     Loader {
+        id: appLock
         active: root.enforcing
         sourceComponent: AppLock {
             windows: kwinWindows
