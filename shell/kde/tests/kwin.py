@@ -487,11 +487,21 @@ class KWin:
         """Activates NAME's window as a taskbar would (the workspace's active
         window, KWin 5's activeClient or 6's activeWindow; a minimized window
         is unminimized)."""
+        self.on_window_once(name, 'if (kwin6) workspace.activeWindow = w; else workspace.activeClient = w;')
+
+    def set_minimized_once(self, name, minimized):
+        """Minimizes NAME's window, or shows it again, as another KWin script
+        can (its `minimized` set; no activation)."""
+        self.on_window_once(name, f'w.minimized = {json.dumps(minimized)};')
+
+    def on_window_once(self, name, statement):
+        """Runs STATEMENT once on NAME's window `w` from a plain KWin script
+        (`kwin6` says which API), then unloads the script."""
         script = self.run_script(
             'const kwin6 = typeof workspace.windowList === "function";\n'
             'for (const w of kwin6 ? workspace.windowList() : workspace.clientList())\n'
             f'    if (w.caption === {json.dumps(name)}) {{\n'
-            '        if (kwin6) workspace.activeWindow = w; else workspace.activeClient = w;\n'
+            f'        {statement}\n'
             '    }\n')
         time.sleep(0.3)
         self.unload_script(script)

@@ -575,7 +575,8 @@ class LayoutCases:
              'nothing in a session without a limit)', self.time_on_app_monitor),
             ('presentation fullscreen and maximized fill the app\'s monitor, put back after End (control: as-is '
              'leaves it)', self.presentation_fills),
-            ('red team: another app, its new window and an Xwayland app are unreachable (control: reachable '
+            ('red team: another app (activated, or shown again by another script), its new window and an Xwayland app are '
+             'unreachable (control: reachable '
              'without a session)', self.other_apps_unreachable),
         ]
         if name == 'two':

@@ -31,7 +31,8 @@ class LockCases:
         self.start_app('app-b')
         self.start_app('app-x', x11=True)
         others = ('app-b', 'app-x')
-        # Control: without a session, B and the X11 app come forward and keep the focus.
+        # Control: without a session, B and the X11 app come forward and keep
+        # the focus, and B shown again by another script stays shown.
         for other in others:
             self.activate('app-a')
             self.activate(other)
@@ -39,6 +40,10 @@ class LockCases:
             window = self.window(other)
             if not window['active'] or window['minimized']:
                 raise AssertionError(f'control: {other} did not keep the focus without a session')
+        self.set_minimized_once('app-b', True)
+        self.set_minimized_once('app-b', False)
+        if self.window('app-b')['minimized']:
+            raise AssertionError('control: app-b shown again by a script did not stay shown without a session')
         self.activate('app-a')
         self.start_session('app-a')
         flashes = []
@@ -54,6 +59,13 @@ class LockCases:
                     raise AssertionError(f'{other} came back after activation')
                 shown = [r for r in self.reports_since(since) if not (self.window(other, r[1]) or {}).get('minimized')]
                 flashes.append(f'{other} seen unminimized in {len(shown)} report(s)' if shown else f'{other} never shown')
+            # Shown again without being activated: no focus change tells the
+            # lock, only the window's own minimizedChanged.
+            since = time.monotonic()
+            self.set_minimized_once('app-b', False)
+            wait_for(lambda: self.locked(others), 5, 0.05, 'app-b minimized again after another script showed it')
+            shown = [r for r in self.reports_since(since) if not (self.window('app-b', r[1]) or {}).get('minimized')]
+            flashes.append(f'app-b shown by a script: minimized again, seen shown in {len(shown)} report(s)')
             self.launch_app('app-c')
             wait_for(lambda: (self.window('app-c') or {}).get('minimized'), 20, 0.1,
                      'the new window of app-c minimized')

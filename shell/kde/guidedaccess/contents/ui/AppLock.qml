@@ -36,10 +36,10 @@ Item {
     }
 
     // Brings the windows in line with `apps`. Reentered (through an
-    // activation it makes), it runs again once it is done rather than
-    // inside itself; a few rounds at most, so that a KWin that keeps
-    // activating another window cannot hold it in a loop (the next event
-    // or look decides then).
+    // activation or a minimize it makes), it runs again once it is done
+    // rather than inside itself; a few rounds at most, so that a KWin that
+    // keeps activating another window cannot hold it in a loop: still asked
+    // after them, it runs again a moment later.
     property bool busy: false
     property bool again: false
     function enforce() {
@@ -59,6 +59,16 @@ Item {
         } finally {
             busy = false;
         }
+        if (again) {
+            again = false;
+            enforceLater.restart();
+        }
+    }
+
+    Timer {
+        id: enforceLater
+        interval: 50
+        onTriggered: lock.enforce()
     }
 
     // The app's windows are shown and given the focus before the others
@@ -133,6 +143,9 @@ Item {
         target: lock.windows
         function onAdded(window) { lock.enforce(); }
         function onActivated(window) { lock.enforce(); }
+        // Another app's window shown again (by itself, or by a person), or
+        // the app's own minimized: put back at once.
+        function onMinimizedChanged(window) { lock.enforce(); }
         // A window whose ids were not known yet is decided at once.
         function onIdsAnswered() { lock.enforce(); }
         function onRemoved(window) {
@@ -143,14 +156,6 @@ Item {
             if (index >= 0)
                 lock.skippedByUs.splice(index, 1);
         }
-    }
-
-    Timer {
-        interval: 250
-        running: true
-        repeat: true
-        triggeredOnStart: true
-        onTriggered: lock.enforce()
     }
 
     // Unminimizes exactly the windows it minimized and gives back
@@ -176,7 +181,10 @@ Item {
         skippedByUs = [];
     }
 
-    Component.onCompleted: console.log('Guided Access: app lock on for ' + apps.join(' '))
+    Component.onCompleted: {
+        console.log('Guided Access: app lock on for ' + apps.join(' '));
+        enforce();
+    }
     Component.onDestruction: {
         release();
         console.log('Guided Access: app lock off');

@@ -21,11 +21,17 @@ QtObject {
     property int kwinPid: 0
     property var ids: ({}) // pid → ids, null when refused (fail closed)
     property var asked: ({}) // pid → ms of the pending or last failed question
+    // How long a refused question waits before it is asked again.
+    readonly property int refusedWaitMs: 3000
 
     signal added(var window)
     signal activated(var window)
     signal removed(var window)
-    // The daemon answered which apps a window's process belongs to.
+    // A window minimized or shown again, by whoever did it (the app, the
+    // person, KWin, us).
+    signal minimizedChanged(var window)
+    // The daemon answered which apps a window's process belongs to, or a
+    // refused question may be asked again.
     signal idsAnswered()
 
     function list() {
@@ -79,7 +85,7 @@ QtObject {
         if (ids[pid] !== undefined && ids[pid] !== null)
             return ids[pid];
         var now = Date.now();
-        if (asked[pid] !== undefined && now - asked[pid] < (ids[pid] === null ? 3000 : 10000))
+        if (asked[pid] !== undefined && now - asked[pid] < (ids[pid] === null ? refusedWaitMs : 10000))
             return ids[pid];
         asked[pid] = now;
         // DBusCall sends the pid as int32 (it cannot send the contract's u).
@@ -92,8 +98,36 @@ QtObject {
                 console.log('Guided Access: GetAppIds(' + pid + ') failed; its windows count as not the app\'s');
             ids[pid] = null;
             asked[pid] = Date.now();
+            askAgain.restart();
         });
         return ids[pid];
+    }
+
+    // Once a refusal's wait is over, the windows are looked at again, which
+    // asks again for those still not known.
+    property Timer askAgain: Timer {
+        interval: windows.refusedWaitMs + 100
+        onTriggered: windows.idsAnswered()
+    }
+
+    // Each window's minimizedChanged, followed from its appearance to its
+    // removal: [window, handler].
+    property var minimizedHandlers: []
+
+    function followMinimized(window) {
+        var handler = function () { windows.minimizedChanged(window); };
+        window.minimizedChanged.connect(handler);
+        minimizedHandlers.push([window, handler]);
+    }
+
+    function unfollowMinimized(window) {
+        for (var i = 0; i < minimizedHandlers.length; i++) {
+            if (minimizedHandlers[i][0] === window) {
+                window.minimizedChanged.disconnect(minimizedHandlers[i][1]);
+                minimizedHandlers.splice(i, 1);
+                return;
+            }
+        }
     }
 
     // Forgets the processes that have no window any more (a pid is reused),
@@ -136,12 +170,25 @@ QtObject {
 
     property var unfollow: null
     Component.onCompleted: {
-        list().forEach(askAhead);
-        unfollow = kwin.follow(function (window) { windows.askAhead(window); windows.added(window); },
-            function (window) { windows.activated(window); },
-            function (window) { windows.removed(window); windows.prune(windows.list()); });
+        list().forEach(function (window) {
+            windows.followMinimized(window);
+            windows.askAhead(window);
+        });
+        unfollow = kwin.follow(function (window) {
+            windows.followMinimized(window);
+            windows.askAhead(window);
+            windows.added(window);
+        }, function (window) { windows.activated(window); }, function (window) {
+            windows.unfollowMinimized(window);
+            windows.removed(window);
+            windows.prune(windows.list());
+        });
         bus.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'GetConnectionUnixProcessID',
             ['org.kde.KWin'], function (values) { windows.kwinPid = values[0]; });
     }
-    Component.onDestruction: unfollow()
+    Component.onDestruction: {
+        unfollow();
+        while (minimizedHandlers.length > 0)
+            unfollowMinimized(minimizedHandlers[0][0]);
+    }
 }
